@@ -1,0 +1,50 @@
+# Top-level Makefile of the collection (CONVENTIONS.md, section 7).
+#   make all          build common/bandwidth and every paper directory that exists
+#   make run          measure everything, one directory at a time (GPU runs never overlap)
+#   make quick        make run QUICK=1: small sweeps into <dir>/results-quick/
+#   make plots        render plots/<dir>_*.gp into plots/out/ (DATA=ref: committed data,
+#                     DATA=quick: results-quick/; TERM=png for PNG; DIRS= to restrict)
+#   make test         build, then run tests/ (GPU tests SKIP without a GPU)
+#   make sanitize     compute-sanitizer memcheck/racecheck over every QUICK run and GPU test
+#   make clean        remove binaries and generated (non-reference) data
+
+PAPER_DIRS := simplex2d simplex3d fractals tensorcore sparsegrid hashmesh
+# the paper directories present in this checkout
+DIRS := $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(PAPER_DIRS))))
+# data source for plots: results (default), ref (results-ref/) or quick (results-quick/)
+DATA ?=
+# plot terminal: pdf (pdfcairo, default) or png (pngcairo)
+TERM_PLOT := $(if $(filter png,$(TERM)),png,pdf)
+
+.PHONY: all run quick plots test sanitize clean help common $(DIRS)
+
+all: common $(DIRS)
+
+common:
+	$(MAKE) -C common
+$(DIRS):
+	$(MAKE) -C $@
+
+run: all
+	@for d in common $(DIRS); do $(MAKE) -C $$d run || exit 1; done
+
+quick:
+	$(MAKE) run QUICK=1
+
+plots:
+	@DATA='$(DATA)' PLOT_TERM='$(TERM_PLOT)' DIRS='$(if $(filter command line,$(origin DIRS)),$(DIRS))' STRICT='$(STRICT)' ./plots/render.sh
+
+test: all
+	$(MAKE) -C tests run
+
+sanitize: all
+	@for d in common $(DIRS); do $(MAKE) -C $$d sanitize || exit 1; done
+	$(MAKE) -C tests sanitize
+
+clean:
+	@for d in common $(DIRS) tests; do $(MAKE) -C $$d clean; done
+	rm -rf plots/out
+
+help:
+	@sed -n '2,9p' Makefile | sed 's/^# //'
+	@echo "paper directories present: $(DIRS)"

@@ -1,0 +1,77 @@
+# common.mk -- included by every directory's Makefile (CONVENTIONS.md, section 7).
+#
+#   make                  build the directory's programs for ARCH
+#   make ARCH=sm_80       build for another GPU (CUDA 13: sm_75 and newer)
+#   make DEBUG=1          device debug info (-G), no optimization, synchronize after launches
+#   make run [QUICK=1]    measure every figure's data (QUICK: small sweeps -> results-quick/)
+#   make sanitize         compute-sanitizer memcheck + racecheck over each SANITIZE_RUNS entry
+#
+# A directory Makefile sets PROGRAMS (binaries built from <name>.cu) and SANITIZE_RUNS
+# (quoted command lines of small runs), includes this file, then its experiments.mk.
+
+COMMON_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+
+NVCC ?= nvcc
+CC ?= cc
+# GPU architecture to build for: sm_90 = H100/H200 (Hopper).
+ARCH ?= sm_90
+# Extra flags for nvcc, e.g. EXTRA_NVCCFLAGS=-Xptxas=-v for the register report.
+EXTRA_NVCCFLAGS ?=
+# DEBUG=1: -G -O0 and a device synchronize after every launch (CHECK_LAUNCH).
+DEBUG ?=
+# QUICK=1: small sweeps, few reps, output in results-quick/ (never overwrites results/).
+QUICK ?=
+# Revision recorded in every .dat file (override where there is no .git, e.g. GIT_REV=abc123).
+GIT_REV ?= $(shell git -C $(COMMON_DIR) describe --always --dirty 2>/dev/null || echo unknown)
+# The sanitizer used by `make sanitize`.
+SANITIZER ?= compute-sanitizer
+
+ifeq ($(DEBUG),1)
+OPTFLAGS := -G -O0 -DDEBUG_SYNC
+else
+OPTFLAGS := -O3 -lineinfo
+endif
+NVCCFLAGS := $(OPTFLAGS) -std=c++17 -arch=$(ARCH) -Xcompiler -Wall,-fopenmp $(EXTRA_NVCCFLAGS)
+NVCC_BUILD = $(NVCC) $(NVCCFLAGS) -DCOMMON_GIT_REV='"$(GIT_REV)"' -DCOMMON_BUILD_FLAGS='"$(NVCCFLAGS)"'
+LDLIBS ?= -lgomp
+CFLAGS_HOST := -O2 -std=gnu11 -Wall -Wextra -fopenmp
+
+ifeq ($(QUICK),1)
+RESDIR := results-quick
+RUNFLAGS := --quick
+else
+RESDIR := results
+RUNFLAGS :=
+endif
+
+# Rebuild when the flags change (ARCH=, DEBUG=, EXTRA_NVCCFLAGS=): .flags holds the last ones.
+FLAGSTAMP := .flags
+$(shell echo '$(NVCCFLAGS)' | cmp -s - $(FLAGSTAMP) 2>/dev/null || echo '$(NVCCFLAGS)' > $(FLAGSTAMP))
+
+# (.flags is written at parse time, after make cached the directory: give it a no-op rule)
+$(FLAGSTAMP):
+	@:
+
+HEADERS := $(wildcard *.h *.cuh) $(wildcard $(COMMON_DIR)/*.h) $(EXTRA_HEADERS)
+
+.DEFAULT_GOAL := all
+all: $(PROGRAMS)
+
+%: %.cu $(HEADERS) $(FLAGSTAMP)
+	$(NVCC_BUILD) -o $@ $< $(LDLIBS)
+
+sanitize: all
+	@for r in $(SANITIZE_RUNS); do \
+	  for tool in memcheck racecheck; do \
+	    echo "== compute-sanitizer --tool $$tool $$r"; \
+	    $(SANITIZER) --tool $$tool --error-exitcode 99 $$r > sanitize.log 2>&1; rc=$$?; \
+	    tail -n 2 sanitize.log; \
+	    if [ $$rc -ne 0 ]; then echo "SANITIZE FAIL ($$tool, exit $$rc): $$r"; cat sanitize.log | head -40; exit 1; fi; \
+	  done; \
+	done; rm -f sanitize.log; echo "sanitize: $(notdir $(CURDIR)) clean"
+
+clean::
+	rm -f $(PROGRAMS) $(FLAGSTAMP) sanitize.log
+	rm -rf results-quick sanitize-out
+
+.PHONY: all run sanitize clean

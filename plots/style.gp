@@ -1,0 +1,105 @@
+# plots/style.gp -- shared look of every figure in the collection.
+# Loaded by each plots/<dir>_*.gp after it sets datadir/outfile/term defaults:
+#     load styledir.'/style.gp'
+# Sets the terminal (pdfcairo, or pngcairo when term eq 'png'), fonts and sizes, and ONE
+# line style per method name, used the same way in every figure: `with linespoints ls ls_bb`.
+# Helper: gpu_of(file) returns the `# gpu:` metadata line of a data file, for titles.
+
+if (!exists("term")) term = 'pdf'
+if (!exists("outfile")) outfile = 'plot.'.term
+if (term eq 'png') {
+    set terminal pngcairo size 1000,700 enhanced font 'Helvetica,13' linewidth 1.5
+} else {
+    set terminal pdfcairo size 6in,4.2in enhanced font 'Helvetica,11' linewidth 1.5
+}
+set output outfile
+set datafile columnheaders
+set datafile commentschars '#'
+set key top left box opaque samplen 2 spacing 1.1 font ',10'
+set grid lc rgb '#dddddd' lt 1
+set border lw 1
+set pointsize 0.8
+set tics nomirror out
+set border 3
+
+# The GPU named in a data file's metadata (never hard-coded in a script).
+gpu_of(f) = system(sprintf("sed -n 's/^# gpu: \\([^(]*\\).*/\\1/p' '%s' | head -n 1", f))
+
+# ---- one style per method (colour, point type, dash) ----
+# baselines
+set style line 1  lc rgb '#000000' pt 4  dt 1   # bb: bounding box (the reference of every I)
+ls_bb = 1
+set style line 2  lc rgb '#1f77b4' pt 6  dt 1   # rb: rectangle box
+ls_rb = 2
+set style line 3  lc rgb '#2ca02c' pt 8  dt 1   # rec: recursive partition (Ries et al.)
+ls_rec = 3
+set style line 4  lc rgb '#9467bd' pt 10 dt 1   # utm: upper-triangular map (Avril et al.)
+ls_utm = 4
+# the lambda(omega) family
+set style line 5  lc rgb '#ff7f0e' pt 7  dt 1   # lambda-sqrt (lambda X)
+ls_lambda_sqrt = 5
+set style line 6  lc rgb '#d62728' pt 5  dt 1   # lambda-newton (lambda N)
+ls_lambda_newton = 6
+set style line 7  lc rgb '#8c564b' pt 9  dt 1   # lambda-rsqrt (lambda R)
+ls_lambda_rsqrt = 7
+set style line 8  lc rgb '#e377c2' pt 11 dt 1   # lambda-exact (ours), lambda in fractals
+ls_lambda_exact = 8
+ls_lambda = 8
+set style line 9  lc rgb '#bcbd22' pt 13 dt 1   # lambda-cubic (3D, as published)
+ls_lambda_cubic = 9
+# recursive maps
+set style line 10 lc rgb '#17becf' pt 12 dt 1   # recursive (2D O(1)), recursive-o1 (3D)
+ls_recursive = 10
+ls_recursive_o1 = 10
+set style line 11 lc rgb '#7f7f7f' pt 14 dt 1   # recursive-log (3D, one launch per sub-cube)
+ls_recursive_log = 11
+set style line 12 lc rgb '#ff1493' pt 15 dt 2   # coarsened / tuned variants of ours
+ls_coarse = 12
+# tensor-core variants
+set style line 13 lc rgb '#1f77b4' pt 5  dt 1   # tc-v1
+ls_tc_v1 = 13
+set style line 14 lc rgb '#d62728' pt 7  dt 1   # tc-v2
+ls_tc_v2 = 14
+set style line 15 lc rgb '#2ca02c' pt 9  dt 1   # tc-v3
+ls_tc_v3 = 15
+set style line 16 lc rgb '#9467bd' pt 11 dt 2   # tc variant of ours
+ls_tc_ours = 16
+# CPU / GPU implementations
+set style line 17 lc rgb '#1f77b4' pt 4  dt 1   # cpu (tuned, OpenMP)
+ls_cpu = 17
+set style line 18 lc rgb '#7f7f7f' pt 1  dt 3   # cpu reference / scalar
+ls_cpu_ref = 18
+set style line 19 lc rgb '#ff7f0e' pt 6  dt 1   # gpu as in the paper/thesis
+ls_gpu = 19
+ls_gpu_thesis = 19
+set style line 20 lc rgb '#d62728' pt 7  dt 1   # gpu fused / ours
+ls_gpu_fused = 20
+# hashing and its baselines
+set style line 21 lc rgb '#2ca02c' pt 5  dt 1   # hash on the CPU
+ls_hash_cpu = 21
+set style line 22 lc rgb '#d62728' pt 7  dt 1   # hash on the GPU
+ls_hash_gpu = 22
+set style line 23 lc rgb '#000000' pt 4  dt 1   # qsort
+ls_qsort = 23
+set style line 24 lc rgb '#9467bd' pt 8  dt 1   # k-D tree
+ls_kdtree = 24
+set style line 25 lc rgb '#ff7f0e' pt 9  dt 1   # radix sort (CUB)
+ls_radix = 25
+set style line 26 lc rgb '#7f7f7f' pt 1  dt 3   # brute force
+ls_brute = 26
+set style line 27 lc rgb '#8c564b' pt 10 dt 1   # linear search
+ls_linear = 27
+set style line 28 lc rgb '#17becf' pt 12 dt 1   # bisection
+ls_bisection = 28
+set style line 29 lc rgb '#e377c2' pt 13 dt 2   # sort-based (remap, Listing 4)
+ls_sortbased = 29
+# bandwidth tests
+set style line 30 lc rgb '#000000' pt 7  dt 1   # memcpy
+ls_memcpy = 30
+set style line 31 lc rgb '#1f77b4' pt 5  dt 1   # copy kernel
+ls_copy = 31
+set style line 32 lc rgb '#d62728' pt 9  dt 1   # write kernel
+ls_write = 32
+# reference lines (bounds, paper numbers)
+set style line 40 lc rgb '#555555' lw 1 dt 2 pt 0
+ls_bound = 40
