@@ -9,24 +9,25 @@
 #   make clean        remove binaries and generated (non-reference) data
 
 PAPER_DIRS := simplex2d simplex3d fractals tensorcore sparsegrid hashmesh
-# the paper directories present in this checkout
-DIRS := $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(PAPER_DIRS))))
+# the paper directories present in this checkout; restrict with e.g. make run DIRS=simplex2d
+DIRS ?= $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(PAPER_DIRS))))
+SUBDIRS := $(filter-out common,$(DIRS))
 # data source for plots: results (default), ref (results-ref/) or quick (results-quick/)
 DATA ?=
 # plot terminal: pdf (pdfcairo, default) or png (pngcairo)
 TERM_PLOT := $(if $(filter png,$(TERM)),png,pdf)
 
-.PHONY: all run quick plots test sanitize clean help common $(DIRS)
+.PHONY: all run quick plots test sanitize clean help common $(SUBDIRS)
 
-all: common $(DIRS)
+all: common $(SUBDIRS)
 
 common:
 	$(MAKE) -C common
-$(DIRS):
+$(SUBDIRS):
 	$(MAKE) -C $@
 
 run: all
-	@for d in common $(DIRS); do $(MAKE) -C $$d run || exit 1; done
+	@for d in common $(SUBDIRS); do $(MAKE) -C $$d run || exit 1; done
 
 quick:
 	$(MAKE) run QUICK=1
@@ -38,11 +39,11 @@ test: all
 	$(MAKE) -C tests run
 
 sanitize: all
-	@for d in common $(DIRS); do $(MAKE) -C $$d sanitize || exit 1; done
+	@for d in common $(SUBDIRS); do $(MAKE) -C $$d sanitize || exit 1; done
 	$(MAKE) -C tests sanitize
 
 clean:
-	@for d in common $(DIRS) tests; do $(MAKE) -C $$d clean; done
+	@for d in common $(SUBDIRS) tests; do $(MAKE) -C $$d clean; done
 	rm -rf plots/out
 
 help:

@@ -15,6 +15,8 @@ if (term eq 'png') {
 set output outfile
 set datafile columnheaders
 set datafile commentschars '#'
+# a series selects its rows by returning NaN for the others: skip them without breaking the line
+set datafile missing NaN
 set key top left box opaque samplen 2 spacing 1.1 font ',10'
 set grid lc rgb '#dddddd' lt 1
 set border lw 1
