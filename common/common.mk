@@ -54,6 +54,8 @@ $(FLAGSTAMP):
 
 HEADERS := $(wildcard *.h *.cuh) $(wildcard $(COMMON_DIR)/*.h) $(EXTRA_HEADERS)
 
+# tests/Makefile wants only the variables above: it sets COMMON_NO_RULES.
+ifndef COMMON_NO_RULES
 .DEFAULT_GOAL := all
 all: $(PROGRAMS)
 
@@ -75,3 +77,4 @@ clean::
 	rm -rf results-quick sanitize-out
 
 .PHONY: all run sanitize clean
+endif
