@@ -1,0 +1,182 @@
+/* test_tensorcore_mma.c -- the tensor-core encodings of lambda(omega) (tensorcore/mma.h),
+ * built on the host and multiplied with the tensor core's semantics (half inputs checked
+ * exact, float accumulation), equal the classic lambda for every block of every level.
+ *
+ *  - half exactness: every power 2^0..2^15 is an exact half, 2^16 is not representable
+ *    exactly as a finite in-range value beyond 65504, 2049 is not exact, and every A entry of
+ *    every encoding for r <= 16 (rho = 8, 16, 32) is exact;
+ *  - v1 (one MMA per block), v2 (4 sub-blocks per MMA, extra sub-blocks zero) and the `mma`
+ *    register layout (mma.sync m16n8k16): D entries == lambda for EVERY compact block, r = 0..16;
+ *  - v3 (A full, B replicated, C = offsets): every entry of every tile == the thread's data
+ *    coordinate, for every block; full 16 x 16 x 16 products up to r = 14, and for r = 15, 16
+ *    the rows/columns 0, 7, 8, 15 of D (every D entry is the same dot product plus C);
+ *  - accumulating in half instead is wrong from rb = 12 on (2049 -> 2048), as mma.h says;
+ *  - v2's extra threads equal (gx + gy + 1) sub-blocks (the compact grid's perimeter). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../common/testlib.h"
+#include "../../tensorcore/mma.h"
+
+#define R_MAX 16
+
+/* D's top-left rows x cols entries of A x B + C, float accumulation in k order. */
+static void mma_part(const float *A, const float *B, const float *C, float *D, int rows, int cols)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float acc = C[TC_M * i + j];
+            for (int kk = 0; kk < TC_M; kk++) acc += A[TC_M * i + kk] * B[TC_M * j + kk];
+            D[TC_M * i + j] = acc;
+        }
+}
+
+static int log2i(int v) { int p = 0; while ((1 << p) < v) p++; return p; }
+
+int main(void)
+{
+    tc_fractal f = tc_sierpinski();
+
+    /* ---- half exactness facts used in mma.h ---- */
+    for (int e = 0; e <= 15; e++) T_CHECK(tc_half_exact((double)(1 << e)));
+    T_CHECK(!tc_half_exact(65536.0));
+    T_CHECK(tc_half_exact(2048.0) && !tc_half_exact(2049.0) && tc_half_exact(2050.0));
+    T_CHECK(tc_round_half(2049.0) == 2048.0 && tc_round_half(2051.0) == 2052.0);
+    T_CHECK(tc_round_half(4097.0) == 4096.0 && tc_round_half(4099.0) == 4100.0);
+    for (int p = 3; p <= 5; p++)
+        for (int r = 0; r <= R_MAX; r++) {
+            int rb = r > p ? r - p : 0;
+            T_CHECK(tc_level_supported(&f, rb, 1));
+            T_CHECK(tc_level_supported(&f, rb, 1 << p)); /* v3: rho * 2^(rb-1) = n/2 <= 2^15 */
+            T_CHECK(tc_level_supported(&f, rb + 1, 1));  /* v2: sub-block level */
+        }
+    T_CHECK(!tc_level_supported(&f, 17, 1));          /* 17 rows do not fit a fragment */
+    T_CHECK(!tc_level_supported(&f, 14, 8));          /* r = 17, rho = 8: 8 * 2^13 = 2^16 > 65504 */
+
+    long bad_v1 = 0, bad_v2 = 0, bad_v3 = 0, bad_mma = 0, inexact = 0, blocks = 0;
+    int half_fails_at = -1;
+    for (int rb = 0; rb <= R_MAX - 3; rb++) {
+        uint32_t gx = tc_grid_x(3, rb), gy = tc_grid_y(3, rb);
+        long nb = (long)gx * gy;
+        blocks += nb;
+        /* the A fragments do not depend on the block: check their exactness once */
+        float A[256], B[256], C[256], D[256];
+        tc_v1_encode(&f, rb, 0, 0, A, B, C);
+        inexact += tc_mma_host(A, B, C, D);
+        long v1 = 0, mm = 0, hf = 0;
+#pragma omp parallel for reduction(+ : v1, mm, hf) schedule(static)
+        for (long w = 0; w < nb; w++) {
+            uint32_t wx = (uint32_t)(w % gx), wy = (uint32_t)(w / gx), ex, ey;
+            float a[256], b[256], c[256], d[256];
+            tc_lambda_ref(&f, rb, wx, wy, &ex, &ey);
+            /* v1 */
+            tc_v1_encode(&f, rb, wx, wy, a, b, c);
+            mma_part(a, b, c, d, 1, 2);
+            v1 += d[0] != (float)ex || d[1] != (float)ey;
+            /* half accumulation (wrong): count blocks where it differs */
+            if (rb >= 11 && (w % 97) == 0) {
+                tc_mma_host_halfacc(a, b, c, d);
+                hf += d[0] != (float)ex || d[1] != (float)ey;
+            }
+            /* mma.sync register layout: every lane's registers scattered into A and B */
+            memset(a, 0, sizeof a); memset(b, 0, sizeof b); memset(c, 0, sizeof c);
+            for (int lane = 0; lane < 32; lane++) {
+                for (int i = 0; i < 8; i++)
+                    a[TC_M * tc_frag_a_row(lane, i) + tc_frag_a_col(lane, i)] = tc_mma_a_value(2, rb, lane, i);
+                for (int i = 0; i < 4; i++)
+                    b[TC_M * tc_frag_b_col(lane, i) + tc_frag_b_row(lane, i)] = tc_mma_b_value(&f, rb, wx, wy, lane, i);
+            }
+            mma_part(a, b, c, d, 1, 2);
+            /* lane 0 holds c0 = D[row(0,0)][col(0,0)], c1 = D[row(0,1)][col(0,1)] */
+            mm += d[TC_M * tc_frag_c_row(0, 0) + tc_frag_c_col(0, 0)] != (float)ex ||
+                  d[TC_M * tc_frag_c_row(0, 1) + tc_frag_c_col(0, 1)] != (float)ey;
+        }
+        bad_v1 += v1;
+        bad_mma += mm;
+        if (hf && half_fails_at < 0) half_fails_at = rb;
+        if (rb <= 10) T_EQ_INT(hf, 0);
+    }
+    T_EQ_INT(inexact, 0);
+    T_EQ_INT(bad_v1, 0);
+    T_EQ_INT(bad_mma, 0);
+    T_EQ_INT(half_fails_at, 12); /* half accumulation breaks exactly from rb = 12 */
+    printf("v1 and mma layout: %ld blocks, rb = 0..13, all equal lambda\n", blocks);
+
+    /* mma.sync layouts: each (row, col) of A (16x16), B (16x8), C (16x8) held exactly once */
+    {
+        int ca[256] = {0}, cb[128] = {0}, cc[128] = {0};
+        for (int lane = 0; lane < 32; lane++) {
+            for (int i = 0; i < 8; i++) ca[16 * tc_frag_a_row(lane, i) + tc_frag_a_col(lane, i)]++;
+            for (int i = 0; i < 4; i++) cb[8 * tc_frag_b_row(lane, i) + tc_frag_b_col(lane, i)]++;
+            for (int i = 0; i < 4; i++) cc[8 * tc_frag_c_row(lane, i) + tc_frag_c_col(lane, i)]++;
+        }
+        int ok = 1;
+        for (int i = 0; i < 256; i++) ok &= ca[i] == 1;
+        for (int i = 0; i < 128; i++) ok &= cb[i] == 1 && cc[i] == 1;
+        T_CHECK(ok);
+    }
+
+    /* ---- v2 and v3 for every r and rho ---- */
+    long extra_ok = 1;
+    for (int rho = 8; rho <= 32; rho *= 2) {
+        int p = log2i(rho);
+        for (int r = 0; r <= R_MAX; r++) {
+            int rb = r > p ? r - p : 0;
+            /* v2: sub-blocks of rho/2 at level rb2 = max(0, r - p + 1) */
+            int rb2 = r > p - 1 ? r - p + 1 : 0;
+            uint32_t g2x = tc_grid_x(3, rb2), g2y = tc_grid_y(3, rb2);
+            uint32_t Gx = (g2x + 1) / 2, Gy = (g2y + 1) / 2;
+            long extra_sub = 4L * Gx * Gy - (long)g2x * g2y;
+            if (rb2 >= 1) extra_ok &= extra_sub == (long)g2x + g2y + 1;
+            long v2 = 0;
+#pragma omp parallel for reduction(+ : v2) schedule(static)
+            for (long W = 0; W < (long)Gx * Gy; W++) {
+                float a[256], b[256], c[256], d[256];
+                uint32_t Wx = (uint32_t)(W % Gx), Wy = (uint32_t)(W / Gx);
+                tc_v2_encode(&f, rb2, Wx, Wy, a, b, c);
+                mma_part(a, b, c, d, 1, 8);
+                for (int q = 0; q < 4; q++) {
+                    uint32_t wx, wy, ex = 0, ey = 0;
+                    tc_v2_subblock(Wx, Wy, q, &wx, &wy);
+                    if (wx < g2x && wy < g2y) tc_lambda_ref(&f, rb2, wx, wy, &ex, &ey);
+                    v2 += d[2 * q] != (float)ex || d[2 * q + 1] != (float)ey;
+                }
+            }
+            bad_v2 += v2;
+
+            /* v3: thread coordinates, every tile of every block */
+            uint32_t gx = tc_grid_x(3, rb), gy = tc_grid_y(3, rb);
+            int tiles = tc_v3_tiles(rho), side = rho < 16 ? rho : 16;
+            int full = r <= 14;
+            long v3 = 0;
+            float A[256], B[256], C[256], D[256];
+            tc_v3_encode(&f, rb, rho, 0, 0, 0, 0, A, B, C);
+            inexact += tc_mma_host(A, B, C, D);
+#pragma omp parallel for reduction(+ : v3) schedule(static)
+            for (long w = 0; w < (long)gx * gy; w++) {
+                float a[256], b[256], c[256], d[256];
+                uint32_t wx = (uint32_t)(w % gx), wy = (uint32_t)(w / gx), ex, ey;
+                tc_lambda_ref(&f, rb, wx, wy, &ex, &ey);
+                for (int t = 0; t < tiles; t++)
+                    for (int co = 0; co < 2; co++) {
+                        tc_v3_encode(&f, rb, rho, wx, wy, t, co, a, b, c);
+                        mma_part(a, b, c, d, 16, 16);
+                        (void)full;
+                        for (int i = 0; i < side; i++)
+                            for (int j = 0; j < side; j++) {
+                                if (!full && !((i % 8 == 0 || i % 8 == 7) || (j % 8 == 0 || j % 8 == 7))) continue;
+                                uint32_t want = co ? ey * rho + 16 * (t >> 1) + i : ex * rho + 16 * (t & 1) + j;
+                                v3 += d[TC_M * i + j] != (float)want;
+                            }
+                    }
+            }
+            bad_v3 += v3;
+        }
+    }
+    T_EQ_INT(inexact, 0);
+    T_EQ_INT(bad_v2, 0);
+    T_EQ_INT(bad_v3, 0);
+    T_CHECK(extra_ok);
+    printf("v2 and v3: rho = 8, 16, 32, r = 0..16, every block equals lambda\n");
+    return T_DONE();
+}
