@@ -1,0 +1,176 @@
+/* fractals/kernels.cuh -- the test kernels of section 6 (sw, rd, ca), templated on a thread
+ * map, and the maps of this directory (bb, lambda).  CUDA C++ (templates).
+ *
+ * ===== Names other directories use (stable; tensorcore/ builds on them) ================
+ *
+ * A Map is a small struct passed BY VALUE to the kernels, with
+ *     dim3 grid, block;                                   // its launch configuration (host)
+ *     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const;
+ * thread_cell is called by EVERY thread of the block exactly once, at kernel start, before
+ * any early return (it may use __syncthreads, static __shared__ variables and warp-wide
+ * operations).  It returns false when the calling thread has no fractal cell, otherwise
+ * true and the cell (x, y) of the embedded n x n array (x = column, y = row; fractal.h).
+ *
+ * Maps defined here (all built from a fractal_launch of fractal.h):
+ *     bb_map            bounding box: (n/rho)^2 blocks, membership test per thread
+ *     lambda_map_t      lambda(omega) (eqs. 1-6) evaluated ONCE per block by thread (0,0)
+ *                       and shared through shared memory (one __syncthreads)
+ *     lambda_thread_map lambda(omega) evaluated by every thread (no barrier)
+ *     make them with   bb_map::make(L), lambda_map_t::make(L), lambda_thread_map::make(L)
+ *
+ * Kernels (n = side of the embedded array, a/in/out: n*n bytes, row-major):
+ *     k_sw<Map>(m, a, n, value)        a[cell] = value for every fractal cell
+ *     k_rd<Map>(m, a, n, sum)          *sum += sum of a[cell] over the fractal cells
+ *                                      (warp reduce, shared memory, one atomicAdd per
+ *                                      non-zero block; threads without a cell take part)
+ *     k_ca<Map>(m, in, out, n)         one automaton step (rule below)
+ *     k_cover<Map>(m, count, n)        count[cell]++ (byte counters in 32-bit atomics):
+ *                                      coverage check, every cell must end at exactly 1
+ * Host drivers (verify + time a kernel for a given Map) are in fractals/driver.cuh:
+ *     fractal_problem_init/free, fractal_check<Map>, fractal_time<Map>.
+ *
+ * The automaton (ca, paper section 6: "Game of Life rules on the Moore neighbourhood,
+ * counting only neighbours that belong to the fractal"): state 1 = alive, 0 = dead; a cell
+ * outside the fractal is never written and stays 0, so counting the live cells among the 8
+ * Moore neighbours inside the n x n array counts only fractal neighbours.  Conway's B3/S23:
+ * next = 1 iff (alive and 2 or 3 live neighbours) or (dead and exactly 3). */
+#ifndef FRACTALS_KERNELS_CUH
+#define FRACTALS_KERNELS_CUH
+
+#include <stdint.h>
+#include "fractal.h"
+
+/* ---- maps --------------------------------------------------------------------------- */
+
+struct bb_map {
+    fractal_launch L;
+    dim3 grid, block;
+    static bb_map make(const fractal_launch &L)
+    {
+        bb_map m;
+        m.L = L;
+        m.L.map = FRACTAL_MAP_BB;
+        m.grid = dim3(L.n / L.rho, L.n / L.rho);
+        m.block = dim3(L.rho, L.rho);
+        return m;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        return fractal_bb_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
+    }
+};
+
+struct lambda_map_t {
+    fractal_launch L;
+    dim3 grid, block;
+    static lambda_map_t make(const fractal_launch &L)
+    {
+        lambda_map_t m;
+        m.L = L;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        m.grid = dim3(L.gx, L.gy);
+        m.block = dim3(L.rho, L.rho);
+        return m;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        __shared__ uint32_t s_block[2]; /* lambda(omega) of this block, in blocks */
+        if (threadIdx.x == 0 && threadIdx.y == 0) {
+            uint32_t bx, by;
+            nbb_fast_lambda(&L.F, L.rb, blockIdx.x, blockIdx.y, &bx, &by); /* eqs. 1-6 */
+            s_block[0] = bx;
+            s_block[1] = by;
+        }
+        __syncthreads();
+        *x = s_block[0] * L.rho + threadIdx.x;
+        *y = s_block[1] * L.rho + threadIdx.y;
+        return nbb_fast_member(&L.F, threadIdx.x, threadIdx.y, L.rl);
+    }
+};
+
+struct lambda_thread_map {
+    fractal_launch L;
+    dim3 grid, block;
+    static lambda_thread_map make(const fractal_launch &L)
+    {
+        lambda_thread_map m;
+        m.L = L;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        m.grid = dim3(L.gx, L.gy);
+        m.block = dim3(L.rho, L.rho);
+        return m;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        return fractal_lambda_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
+    }
+};
+
+/* ---- kernels ------------------------------------------------------------------------ */
+
+static __device__ __forceinline__ size_t cell_index(uint32_t x, uint32_t y, uint32_t n)
+{
+    return (size_t)y * n + x;
+}
+
+template <class Map>
+__global__ void k_sw(Map m, uint8_t *__restrict__ a, uint32_t n, uint8_t value)
+{
+    uint32_t x, y;
+    if (m.thread_cell(&x, &y)) a[cell_index(x, y, n)] = value;
+}
+
+template <class Map>
+__global__ void k_rd(Map m, const uint8_t *__restrict__ a, uint32_t n, unsigned long long *sum)
+{
+    __shared__ uint32_t s_warp[32];
+    uint32_t x, y;
+    uint32_t v = m.thread_cell(&x, &y) ? a[cell_index(x, y, n)] : 0u;
+    const uint32_t nthreads = blockDim.x * blockDim.y * blockDim.z;
+    const uint32_t lin = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    const uint32_t warp = lin >> 5, lane = lin & 31u;
+    const uint32_t left = nthreads - (warp << 5); /* lanes that exist in this warp */
+    const uint32_t mask = left >= 32 ? 0xFFFFFFFFu : (1u << left) - 1u;
+    v = __reduce_add_sync(mask, v);
+    if (nthreads <= 32) {
+        if (lane == 0 && v) atomicAdd(sum, (unsigned long long)v);
+        return;
+    }
+    if (lane == 0) s_warp[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        const uint32_t nwarps = (nthreads + 31) >> 5;
+        v = lane < nwarps ? s_warp[lane] : 0u;
+        v = __reduce_add_sync(0xFFFFFFFFu, v);
+        if (lane == 0 && v) atomicAdd(sum, (unsigned long long)v);
+    }
+}
+
+template <class Map>
+__global__ void k_ca(Map m, const uint8_t *__restrict__ in, uint8_t *__restrict__ out, uint32_t n)
+{
+    uint32_t x, y;
+    if (!m.thread_cell(&x, &y)) return;
+    uint32_t live = 0;
+    const uint32_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < n ? x + 1 : x;
+    const uint32_t y0 = y > 0 ? y - 1 : 0, y1 = y + 1 < n ? y + 1 : y;
+    for (uint32_t j = y0; j <= y1; j++)
+        for (uint32_t i = x0; i <= x1; i++) live += in[cell_index(i, j, n)];
+    const uint32_t self = in[cell_index(x, y, n)];
+    live -= self;
+    out[cell_index(x, y, n)] = (uint8_t)(live == 3 || (self && live == 2)); /* B3/S23 */
+}
+
+/* count: n*n byte counters, stored in 32-bit words (buffer rounded up to 4 bytes). */
+template <class Map>
+__global__ void k_cover(Map m, uint32_t *count, uint32_t n)
+{
+    uint32_t x, y;
+    if (m.thread_cell(&x, &y)) {
+        size_t c = cell_index(x, y, n);
+        if (x < n && y < n) atomicAdd(&count[c >> 2], 1u << (8 * (c & 3)));
+        else atomicAdd(&count[0], 0x80u); /* out of the array: poison cell 0's counter */
+    }
+}
+
+#endif
