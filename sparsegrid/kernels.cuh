@@ -1,0 +1,241 @@
+/* sparsegrid/kernels.cuh -- GPU hierarchization kernels and their host-side launchers.
+ *
+ *   k_hier_b        thesis version B (section 4.3, Algorithm 2): one launch per dimension,
+ *                   one block per work item (slice), the work item in shared memory,
+ *                   processed level by level with a barrier per level; work-item metadata
+ *                   in constant memory.  Both directions (inverse = dehierarchization).
+ *   k_hier_fused    ours: whole tiles in shared memory (several per block), all dimensions
+ *                   in one launch; each value is read and written once in global memory.
+ *                   Hierarchization needs only nodal values along each line, so every
+ *                   dimension is one pass from one shared buffer into the other (the last
+ *                   pass writes straight to global memory).
+ *   k_dehier_fused  ours, inverse: coarsest level first, in place in shared memory.
+ *   k_copy          plain copy of the same bytes: the bandwidth reference of the same run.
+ * Formulas: sg_surplus / sg_unsurplus of hierarchize.h (thesis 2.3.1). */
+#ifndef SPARSEGRID_KERNELS_CUH
+#define SPARSEGRID_KERNELS_CUH
+
+#include <stdint.h>
+#include "hierarchize.h"
+#include "../common/check.h"
+
+#define SG_FUSED_THREADS 256         /* threads per block of the fused kernels */
+#define SG_FUSED_TARGET_FLOATS 2048  /* auto tiles per block: about this many floats per block */
+
+/* Version B's work-item metadata (thesis 5.1: "kept in constant memory"): the slices of
+ * every dimension, one after the other.  Constant memory is per-module device state; it is
+ * written once per tile shape by sg_b_setup() before any launch that reads it. */
+__constant__ sg_slice c_slices[SG_B_MAX_SLICES];
+
+/* ---------------------------------------------------------------- version B kernel */
+
+/* Work dimension k; block b: tile b / nslices, slice slice0 + b % nslices.  Threads: m =
+ * line in the slice, j = leaf-level position; at level lev the threads j < 2^(lev-1)
+ * compute the points i = (2j + 1) h, h = 2^(l_k - lev).  src may equal dst. */
+__global__ void k_hier_b(const float *src, float *dst, sg_geom g, int k, int slice0, int nslices,
+                         int inverse)
+{
+    extern __shared__ float sm[];
+    long long tile = blockIdx.x / nslices;
+    const sg_slice *s = &c_slices[slice0 + blockIdx.x % nslices];
+    const int n = g.n[k], lk = g.l[k], lines = s->nlines, total = lines * n;
+    const long long stk = g.stride[k];
+    const float *ts = src + tile * g.size;
+    float *td = dst + tile * g.size;
+    /* load the work item: along the line in dimension 0 (contiguous), across lines else */
+    for (int e = threadIdx.x; e < total; e += blockDim.x) {
+        int m = k == 0 ? e / n : e % lines, i = k == 0 ? e % n : e / lines;
+        sm[m * n + i] = ts[sg_slice_line_offset(s, g.stride, s->first_line + m) + i * stk];
+    }
+    __syncthreads();
+    const int leaf = 1 << (lk - 1), m = threadIdx.x / leaf, j = threadIdx.x % leaf;
+    for (int st = 0; st < lk; st++) {
+        int lev = inverse ? st + 1 : lk - st; /* Algorithm 1: finest level first */
+        int h = 1 << (lk - lev);
+        if (m < lines && j < (1 << (lev - 1))) {
+            float *x = sm + m * n + (2 * j + 1) * h;
+            *x = inverse ? sg_unsurplus(*x, x[-h], x[h]) : sg_surplus(*x, x[-h], x[h]);
+        }
+        __syncthreads();
+    }
+    for (int e = threadIdx.x; e < total; e += blockDim.x) {
+        int m2 = k == 0 ? e / n : e % lines, i = k == 0 ? e % n : e / lines;
+        td[sg_slice_line_offset(s, g.stride, s->first_line + m2) + i * stk] = sm[m2 * n + i];
+    }
+}
+
+/* ---------------------------------------------------------------- fused kernels */
+
+/* tpb tiles per block, contiguous in memory: loaded with coalesced reads into buffer 0;
+ * dimension k reads buffer k % 2 and writes buffer (k + 1) % 2, the last one writes dst.
+ * code[r] (sg_codes) gives each point's neighbour distance per dimension. */
+__global__ void __launch_bounds__(SG_FUSED_THREADS)
+k_hier_fused(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g,
+             const uint32_t *__restrict__ code, int tpb)
+{
+    extern __shared__ float sm[];
+    const int tsz = (int)g.size;
+    const long long tile0 = (long long)blockIdx.x * tpb;
+    const int cnt = (int)min((long long)tpb, nt - tile0);
+    const float *s = src + tile0 * tsz;
+    float *o = dst + tile0 * tsz;
+    float *buf0 = sm, *buf1 = sm + tpb * tsz;
+    for (int e = threadIdx.x; e < cnt * tsz; e += blockDim.x) buf0[e] = s[e];
+    __syncthreads();
+    for (int k = 0; k < g.d; k++) {
+        const float *in = (k & 1) ? buf1 : buf0;
+        float *out = (k == g.d - 1) ? o : ((k & 1) ? buf0 : buf1);
+        const int sh = 8 * k, stk = (int)g.stride[k];
+        for (int r = threadIdx.x; r < tsz; r += blockDim.x) {
+            uint32_t b = (__ldg(code + r) >> sh) & 0xFFu;
+            int off = b == SG_CODE_BOUNDARY ? 0 : stk << b;
+            for (int t = 0; t < cnt; t++) {
+                int e = t * tsz + r;
+                float v = in[e];
+                if (off) v = sg_surplus(v, in[e - off], in[e + off]);
+                out[e] = v;
+            }
+        }
+        if (k < g.d - 1) __syncthreads();
+    }
+}
+
+/* Dehierarchization: one buffer; per dimension, levels coarsest first, a barrier after each. */
+__global__ void __launch_bounds__(SG_FUSED_THREADS)
+k_dehier_fused(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g,
+               const uint32_t *__restrict__ code, int tpb)
+{
+    extern __shared__ float sm[];
+    const int tsz = (int)g.size;
+    const long long tile0 = (long long)blockIdx.x * tpb;
+    const int cnt = (int)min((long long)tpb, nt - tile0);
+    const float *s = src + tile0 * tsz;
+    float *o = dst + tile0 * tsz;
+    for (int e = threadIdx.x; e < cnt * tsz; e += blockDim.x) sm[e] = s[e];
+    __syncthreads();
+    for (int k = 0; k < g.d; k++) {
+        const int sh = 8 * k, stk = (int)g.stride[k];
+        for (int lev = 1; lev <= g.l[k]; lev++) {
+            const uint32_t want = (uint32_t)(g.l[k] - lev); /* log2 h of this level */
+            const int off = stk << want;
+            for (int r = threadIdx.x; r < tsz; r += blockDim.x) {
+                if (((__ldg(code + r) >> sh) & 0xFFu) != want) continue;
+                for (int t = 0; t < cnt; t++) {
+                    int e = t * tsz + r;
+                    sm[e] = sg_unsurplus(sm[e], sm[e - off], sm[e + off]);
+                }
+            }
+            __syncthreads();
+        }
+    }
+    for (int e = threadIdx.x; e < cnt * tsz; e += blockDim.x) o[e] = sm[e];
+}
+
+/* The same bytes copied (16 bytes per thread where aligned): the ceiling of this run. */
+__global__ void k_copy(const float *__restrict__ src, float *__restrict__ dst, long long n)
+{
+    long long n4 = n / 4, i0 = blockIdx.x * (long long)blockDim.x + threadIdx.x, step = (long long)gridDim.x * blockDim.x;
+    for (long long v = i0; v < n4; v += step) ((float4 *)dst)[v] = ((const float4 *)src)[v];
+    for (long long v = 4 * n4 + i0; v < n; v += step) dst[v] = src[v];
+}
+
+/* ---------------------------------------------------------------- host launchers */
+
+typedef struct {
+    sg_geom g;
+    int first[SG_MAXD], count[SG_MAXD], threads[SG_MAXD]; /* slices of each dimension */
+    size_t smem[SG_MAXD];
+} sg_b;
+
+/* Plans version B for g and uploads the slices to constant memory.  Returns 0, or -1 when
+ * the tile exceeds the thesis's limits (a line longer than a block) or the metadata space. */
+static int sg_b_setup(sg_b *p, const sg_geom *g)
+{
+    sg_slice *host = (sg_slice *)malloc(sizeof(sg_slice) * SG_B_MAX_SLICES); /* staging */
+    int used = 0;
+    if (!host) DIE("out of host memory");
+    memset(p, 0, sizeof *p);
+    p->g = *g;
+    for (int k = 0; k < g->d; k++) {
+        int c = sg_b_plan(g, k, host + used, SG_B_MAX_SLICES - used, &p->threads[k]);
+        if (c < 0) { free(host); return -1; }
+        p->first[k] = used;
+        p->count[k] = c;
+        int maxl = 0;
+        for (int i = 0; i < c; i++) maxl = host[used + i].nlines > maxl ? host[used + i].nlines : maxl;
+        p->smem[k] = sizeof(float) * (size_t)maxl * g->n[k];
+        used += c;
+    }
+    if (used) CHECK_CUDA(cudaMemcpyToSymbol(c_slices, host, sizeof(sg_slice) * used));
+    free(host);
+    return 0;
+}
+
+/* Version B: nt tiles src -> dst (one launch per dimension; src is read by the first). */
+static void sg_b_run(const sg_b *p, const float *src, float *dst, long long nt, int inverse, cudaStream_t st)
+{
+    const float *in = src;
+    for (int k = 0; k < p->g.d; k++) {
+        if (!p->count[k]) continue;
+        k_hier_b<<<(unsigned)(nt * p->count[k]), p->threads[k], p->smem[k], st>>>(in, dst, p->g, k, p->first[k],
+                                                                                  p->count[k], inverse);
+        CHECK_LAUNCH();
+        in = dst;
+    }
+    if (in == src && src != dst) /* every dimension has level 0: nothing but the copy */
+        CHECK_CUDA(cudaMemcpyAsync(dst, src, sizeof(float) * nt * p->g.size, cudaMemcpyDeviceToDevice, st));
+}
+
+typedef struct {
+    sg_geom g;
+    int tpb;                 /* tiles per block */
+    size_t smem_hier, smem_dehier;
+    uint32_t *d_code;        /* sg_codes() on the device */
+} sg_fused;
+
+/* Plans the fused kernels: tiles per block (tpb_req, or 0 for about
+ * SG_FUSED_TARGET_FLOATS floats per block) and the point codes.  Returns 0, or -1 when a
+ * tile does not fit the shared memory of a block on this device. */
+static int sg_fused_setup(sg_fused *p, const sg_geom *g, int tpb_req, int dev)
+{
+    int optin = 0;
+    memset(p, 0, sizeof *p);
+    p->g = *g;
+    CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    int tpb = tpb_req > 0 ? tpb_req : (int)(SG_FUSED_TARGET_FLOATS / g->size);
+    if (tpb < 1) tpb = 1;
+    int nbuf = g->d > 1 ? 2 : 1;
+    while (tpb > 1 && (size_t)nbuf * tpb * g->size * sizeof(float) > (size_t)optin) tpb--;
+    if ((size_t)nbuf * tpb * g->size * sizeof(float) > (size_t)optin) return -1;
+    p->tpb = tpb;
+    p->smem_hier = (size_t)nbuf * tpb * g->size * sizeof(float);
+    p->smem_dehier = (size_t)tpb * g->size * sizeof(float);
+    CHECK_CUDA(cudaFuncSetAttribute(k_hier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem_hier));
+    CHECK_CUDA(cudaFuncSetAttribute(k_dehier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem_dehier));
+    uint32_t *h = (uint32_t *)malloc(sizeof(uint32_t) * g->size);
+    if (!h) DIE("out of host memory");
+    sg_codes(g, h);
+    CHECK_CUDA(cudaMalloc(&p->d_code, sizeof(uint32_t) * g->size));
+    CHECK_CUDA(cudaMemcpy(p->d_code, h, sizeof(uint32_t) * g->size, cudaMemcpyHostToDevice));
+    free(h);
+    return 0;
+}
+
+static void sg_fused_free(sg_fused *p)
+{
+    if (p->d_code) CHECK_CUDA(cudaFree(p->d_code));
+    p->d_code = NULL;
+}
+
+/* Fused: nt tiles src -> dst (src != dst), one launch. */
+static void sg_fused_run(const sg_fused *p, const float *src, float *dst, long long nt, int inverse, cudaStream_t st)
+{
+    unsigned blocks = (unsigned)((nt + p->tpb - 1) / p->tpb);
+    if (inverse)
+        k_dehier_fused<<<blocks, SG_FUSED_THREADS, p->smem_dehier, st>>>(src, dst, nt, p->g, p->d_code, p->tpb);
+    else
+        k_hier_fused<<<blocks, SG_FUSED_THREADS, p->smem_hier, st>>>(src, dst, nt, p->g, p->d_code, p->tpb);
+    CHECK_LAUNCH();
+}
+
+#endif
