@@ -1,11 +1,30 @@
-/* simplex2d/map.h -- thread maps for triangular domains (see README.md).
+/* simplex2d/map.h -- GPU thread maps for triangular domains, as plain HD functions.
  *
- * (The simplex2d work fills in the rest of this header; simplex3d includes it for the 2D
- * lambda inside a tetrahedral layer, through tri_row_exact() below.) */
+ * Papers: C. A. Navarro, B. Bustos, N. Hitschfeld, "A Non-linear GPU Thread Map for
+ * Triangular Domains" (arXiv:1609.01490) -- the lambda(omega) maps and the baselines of its
+ * section 4.2; and "Possibilities of Recursive GPU Mapping for Discrete Orthogonal Simplices"
+ * (arXiv:1610.07394), section III.A -- the O(1) recursive 2-simplex map, eq. (13)-(15).
+ *
+ * Domain convention (used everywhere in simplex2d): the lower triangle of an n x n matrix,
+ * cells (i, j) with 0 <= j <= i < n (i = row, j = column, diagonal included), T(n) cells.
+ * The pair-interaction kernels (edm4d, collision*) use the strict triangle j < i by filtering.
+ *
+ * Block-space maps (every map except utm): a block of rho x rho threads is mapped to a block
+ * coordinate (bi, bj) of the m x m block matrix, m = ceil(n / rho), with bj <= bi; the
+ * thread adds its local offset, i = bi rho + ty, j = bj rho + tx, and keeps only cells
+ * with i < n and j <= i (s2_map_cell).  utm maps single threads (thread space).
+ *
+ * A map is described by an s2_grid (s2_grid_make, on the host): the launches, their grid
+ * dimensions and the parameters the device function needs.  s2_map_cell(g, launch, bx, by,
+ * tx, ty, &i, &j) is the function every kernel calls and --layout evaluates on the host.
+ *
+ * Plain C (cc -std=gnu11) and CUDA: nothing here includes a CUDA header. */
 #ifndef SIMPLEX2D_MAP_H
 #define SIMPLEX2D_MAP_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <math.h>
 #include "../common/hd.h"
 
@@ -15,13 +34,407 @@ static inline HD uint64_t tri_number(uint64_t y) { return y * (y + 1) / 2; }
 /* The row of linear index w in the triangle: the largest y with T(y) <= w, for every
  * w < 2^62.  A float guess from eq. (4) of Navarro et al. (y = floor(sqrt(1/4 + 2w) - 1/2))
  * followed by an integer correction against T(y), so the result never depends on float
- * rounding: the guess may be off by a few units for large w, the loops fix it exactly. */
+ * rounding: the guess may be off by a few units for large w, the loops fix it exactly.
+ * (For w < 2^32 the guess is off by at most one: tri_row_exact32 below uses that.) */
 static inline HD uint32_t tri_row_exact(uint64_t w)
 {
     uint64_t y = (uint64_t)(sqrtf(0.25f + 2.0f * (float)w) - 0.5f);
     while (y > 0 && tri_number(y) > w) y--;
     while (tri_number(y + 1) <= w) y++;
     return (uint32_t)y;
+}
+
+/* Same result for w < 2^32 with a single correction step each way: the float guess
+ * g(w) = floor(sqrt(fma(2, w, 1/4)) - 1/2) is a composition of monotone roundings, hence
+ * monotone in w, so it is exact everywhere iff it is exact next to every boundary T(y);
+ * tests/host/test_simplex2d_lambda.c checks that it is within one unit of the truth at
+ * every boundary below 2^32 and that this function equals tri_row_exact there. */
+static inline HD uint32_t tri_row_exact32(uint32_t w)
+{
+    uint32_t y = (uint32_t)(sqrtf(fmaf(2.0f, (float)w, 0.25f)) - 0.5f);
+    if (tri_number(y) > w) y--;
+    else if (tri_number((uint64_t)y + 1) <= w) y++;
+    return y;
+}
+
+/* ---- the maps ------------------------------------------------------------------------ */
+enum {
+    S2_BB = 0,       /* bounding box, m x m blocks (paper section 4.2) */
+    S2_RB,           /* rectangle box (Jung & O'Leary packing, section 4.2) */
+    S2_REC,          /* recursive partition (Ries et al., section 4.2): k + 1 launches */
+    S2_UTM,          /* upper-triangular map (Avril et al., section 4.2): thread space */
+    S2_LAMBDA_SQRT,  /* lambda X: eq. (4) with sqrtf, + epsilon (section 4.1) */
+    S2_LAMBDA_NEWTON,/* lambda N: 3 Newton-Raphson steps from 0x5f3759df, + epsilon */
+    S2_LAMBDA_RSQRT, /* lambda R: x * rsqrtf(x), eq. (9), + epsilon */
+    S2_LAMBDA_EXACT, /* ours: float guess + integer correction (tri_row_exact32) */
+    S2_RECURSIVE,    /* O(1) recursive map, eq. (13) of arXiv:1610.07394 */
+    S2_NMAPS
+};
+
+/* The names used by --map, in enum order. */
+#define S2_MAP_NAMES "bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive"
+
+static inline const char *s2_map_name(int map)
+{
+    static const char *names[S2_NMAPS] = {"bb", "rb", "rec", "utm", "lambda-sqrt", "lambda-newton",
+                                          "lambda-rsqrt", "lambda-exact", "recursive"};
+    return map >= 0 && map < S2_NMAPS ? names[map] : "?";
+}
+
+static inline int s2_map_of(const char *name)
+{
+    for (int k = 0; k < S2_NMAPS; k++)
+        if (!strcmp(name, s2_map_name(k))) return k;
+    return -1;
+}
+
+/* Is the map's result float-dependent (exact only on a limited range)? */
+static inline int s2_map_is_float(int map)
+{
+    return map == S2_LAMBDA_SQRT || map == S2_LAMBDA_NEWTON || map == S2_LAMBDA_RSQRT;
+}
+
+#define S2_EPSILON 1e-4f      /* epsilon of section 4.1 (added to the square root) */
+#define S2_MAX_LAUNCHES 24    /* rec: k levels + the diagonal pass; k <= 22 */
+#define S2_MAX_GRID_Y 65535u  /* CUDA limit of gridDim.y */
+#define S2_MAX_GRID_X 2147483647u
+
+typedef struct {
+    int map;
+    uint32_t n, rho, m;   /* matrix side, block side, blocks per side m = ceil(n / rho) */
+    uint32_t mp;          /* lambda: m' = ceil(sqrt(m (m + 1) / 2)) (section 3) */
+    uint32_t nblocks_tri; /* m (m + 1) / 2 */
+    uint32_t rec_k, rec_d;/* rec: k levels, diagonal triangles of rec_d blocks */
+    uint32_t rc_half;     /* recursive: P / 2 = grid width, P = 2^floor(log2 m) */
+    uint32_t nlaunch;
+    uint32_t gx[S2_MAX_LAUNCHES], gy[S2_MAX_LAUNCHES]; /* grid of each launch, in blocks */
+    uint32_t bx_threads, by_threads;                   /* block dims (utm: rho^2 x 1) */
+} s2_grid;
+
+/* ---- helpers -------------------------------------------------------------------------- */
+static inline HD uint32_t s2_clz(uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+    return (uint32_t)__clz((int)x);
+#else
+    return x ? (uint32_t)__builtin_clz(x) : 32u;
+#endif
+}
+
+/* floor(log2 x) for x >= 1, eq. (14): (word bits - 1) - clz(x). */
+static inline HD uint32_t s2_log2(uint32_t x) { return 31u - s2_clz(x); }
+
+/* Float multiply/subtract that nvcc may not fuse into an FMA, so that host and device
+ * evaluate the float maps with exactly the same roundings. */
+#ifdef __CUDA_ARCH__
+#define S2_FMUL(a, b) __fmul_rn((a), (b))
+#define S2_FADD(a, b) __fadd_rn((a), (b))
+#else
+#define S2_FMUL(a, b) ((a) * (b))
+#define S2_FADD(a, b) ((a) + (b))
+#endif
+
+/* sqrt(x) by the Quake III inverse square root (initial guess 0x5f3759df) refined by three
+ * Newton-Raphson steps y <- y (3/2 - x/2 y^2), then sqrt(x) = x y (section 4.1, lambda N). */
+static inline HD float s2_sqrt_newton(float x)
+{
+    union { float f; uint32_t u; } v;
+    v.f = x;
+    v.u = 0x5f3759dfu - (v.u >> 1);
+    float y = v.f, h = S2_FMUL(0.5f, x);
+    for (int it = 0; it < 3; it++)
+        y = S2_FMUL(y, S2_FADD(1.5f, -S2_FMUL(S2_FMUL(h, y), y)));
+    return S2_FMUL(x, y);
+}
+
+/* x * rsqrtf(x), eq. (9).  On the device rsqrtf is the hardware approximation (MUFU.RSQ,
+ * not correctly rounded); on the host it is emulated by 1 / sqrtf(x) -- so lambda-rsqrt's
+ * exact range is found on the device (tests/gpu), its host emulation only approximates it. */
+static inline HD float s2_sqrt_rsqrt(float x)
+{
+#ifdef __CUDA_ARCH__
+    return S2_FMUL(x, rsqrtf(x));
+#else
+    return x * (1.0f / sqrtf(x));
+#endif
+}
+
+/* lambda(omega) of eq. (4): block row i = floor(sqrt(1/4 + 2 omega) - 1/2 + eps), column
+ * j = omega - i (i + 1) / 2, with the square root of the variant `map`. */
+static inline HD void s2_lambda(int map, uint32_t w, uint32_t *bi, uint32_t *bj)
+{
+    uint32_t i;
+    if (map == S2_LAMBDA_EXACT) {
+        i = tri_row_exact32(w);
+    } else {
+        float x = S2_FADD(0.25f, S2_FMUL(2.0f, (float)w));
+        float r = map == S2_LAMBDA_SQRT ? sqrtf(x) : map == S2_LAMBDA_NEWTON ? s2_sqrt_newton(x)
+                                                                            : s2_sqrt_rsqrt(x);
+        i = (uint32_t)S2_FADD(S2_FADD(r, -0.5f), S2_EPSILON);
+    }
+    *bi = i;
+    *bj = w - (uint32_t)tri_number(i);
+}
+
+/* The O(1) recursive map, eq. (13) of arXiv:1610.07394, for a triangle of s = 2^k blocks
+ * (diagonal included).  Parallel space: an orthotope of s/2 x (s + 1) blocks (wx, wy).
+ * Rows wy in [1, s): level b = 2^floor(log2 wy) (eq. 14-15 with clz), q = floor(wx / b),
+ * lambda(w) = (wx + q b, wy + 2 q b) = (column, row): the strictly-lower blocks.  The two
+ * extra rows hold the s diagonal blocks: wy = 0 -> (wx, wx), wy = s -> (wx + s/2, ...).
+ * s = 1: the single diagonal block.  Returns (row, column) in *bi, *bj. */
+static inline HD void s2_recursive_pow2(uint32_t logs, uint32_t wx, uint32_t wy, uint32_t *bi,
+                                        uint32_t *bj)
+{
+    uint32_t s = 1u << logs, half = s >> 1;
+    if (wy == 0) { *bi = *bj = wx; return; }
+    if (wy == s) { *bi = *bj = wx + half; return; }
+    uint32_t lb = s2_log2(wy), q = wx >> lb;   /* b = 2^lb, q = floor(wx / b) */
+    *bj = wx + (q << lb);
+    *bi = wy + (q << (lb + 1));
+}
+
+/* The recursive map for any m ("approach from below", section III.A): m written in binary,
+ * m = 2^k1 + 2^k2 + ... (k1 > k2 > ...), is a chain of pieces at offsets o = 0, 2^k1, ...:
+ * for each bit, the triangle of 2^k blocks at (o, o) -- mapped by eq. (13) -- and the
+ * rectangle of rows [o + 2^k, m) x columns [o, o + 2^k) below it.  The launch is the grid
+ * (P/2) x rows, P = 2^k1, read in linear order w = wy P/2 + wx; the first piece is exactly
+ * the paper's orthotope (w < P/2 (P + 1) gives wx, wy unchanged), the later pieces are
+ * linear ranges of w.  The loop runs once per set bit of m (once when m = 2^k), per block. */
+static inline HD int s2_recursive(uint32_t m, uint32_t half, uint32_t wx, uint32_t wy,
+                                  uint32_t *bi, uint32_t *bj)
+{
+    uint64_t w = (uint64_t)wy * half + wx;
+    uint32_t o = 0;
+    for (int k = 31 - (int)s2_clz(m); k >= 0; k--) {
+        if (!((m >> k) & 1u)) continue;
+        uint32_t s = 1u << k;
+        uint64_t tri = k ? (uint64_t)(s >> 1) * (s + 1) : 1;
+        if (w < tri) {
+            uint32_t lx = k ? (uint32_t)w & ((s >> 1) - 1) : 0, ly = k ? (uint32_t)(w >> (k - 1)) : 0;
+            s2_recursive_pow2((uint32_t)k, lx, ly, bi, bj);
+            *bi += o;
+            *bj += o;
+            return 1;
+        }
+        w -= tri;
+        uint64_t rect = (uint64_t)(m - o - s) << k;
+        if (w < rect) {
+            *bi = o + s + (uint32_t)(w >> k);
+            *bj = o + ((uint32_t)w & (s - 1));
+            return 1;
+        }
+        w -= rect;
+        o += s;
+    }
+    return 0; /* past the last piece: the grid's final row is partly empty */
+}
+
+/* Rectangle box in block space (Jung & O'Leary packing, paper section 4.2): block row i is
+ * paired with row m-1-i, together m + 1 blocks, so a grid of (m + 1) x ceil(m / 2) blocks
+ * holds the triangle.  Grid row r: columns c < m - r are row m-1-r (j = c), the others are
+ * row r (j = c - (m - r)).  For odd m the middle row pairs with itself: its second half
+ * returns (at most (m + 1) / 2 idle blocks). */
+static inline HD int s2_rb(uint32_t m, uint32_t c, uint32_t r, uint32_t *bi, uint32_t *bj)
+{
+    if (c < m - r) { *bi = m - 1 - r; *bj = c; return 1; }
+    if (2 * r + 1 == m) return 0;
+    *bi = r;
+    *bj = c - (m - r);
+    return 1;
+}
+
+/* Recursive partition (Ries et al.) as in section 4.2, without lookup table: the m blocks
+ * per side are m = d 2^k (d = the diagonal triangles' side in blocks).  Launch l = 1..k
+ * covers level l: 2^(k-l) squares of side s = d 2^(l-1), each the lower-left square of the
+ * triangle of side 2s at offset q 2s; the grid is s x (s 2^(k-l)).  Launch 0 is the
+ * diagonal pass: 2^k triangles of d blocks, a d x (d 2^k) grid whose blocks above each
+ * small diagonal return (bounding box inside the diagonal triangles). */
+static inline HD int s2_rec(uint32_t k, uint32_t d, uint32_t launch, uint32_t bx, uint32_t by,
+                            uint32_t *bi, uint32_t *bj)
+{
+    if (launch == 0) {
+        uint32_t q = by / d, r = by - q * d;
+        if (bx > r) return 0;
+        *bi = q * d + r;
+        *bj = q * d + bx;
+        return 1;
+    }
+    uint32_t s = d << (launch - 1);
+    uint32_t q = by / s, r = by - q * s;
+    *bi = q * 2 * s + s + r;
+    *bj = q * 2 * s + bx;
+    (void)k;
+    return 1;
+}
+
+/* UTM (Avril et al., section 4.2), thread space: thread k of the n' (n' - 1) / 2 pairs
+ * a < b of n' = n + 1 points.  Published (1-based): a = floor((-(2n+1) + sqrt(4n^2 - 4n -
+ * 8k + 1)) / -2), b = (a + 1) + k - (a - 1)(2n - a) / 2.  Our 0-based form (row a starts at
+ * S(a) = a (2n' - a - 1) / 2): a = floor(((2n' - 1) - sqrt(4n'^2 - 4n' + 1 - 8k)) / 2),
+ * b = a + 1 + k - S(a);
+ * the cell is (i, j) = (b - 1, a), which covers the triangle with diagonal.  The float
+ * formula is exact only for small n (test_simplex2d_maps.c finds where it breaks); we
+ * apply an integer correction of a against the row starts, so utm is exact for every n. */
+static inline HD uint64_t s2_utm_start(uint64_t np, uint64_t a) { return a * (2 * np - a - 1) / 2; }
+
+static inline HD uint32_t s2_utm_a_float(uint32_t n, uint64_t k)
+{
+    float np = (float)n + 1.0f;
+    float disc = 4.0f * np * np - 4.0f * np + 1.0f - 8.0f * (float)k;
+    float a = floorf(((2.0f * np - 1.0f) - sqrtf(fmaxf(disc, 0.0f))) / 2.0f);
+    return a > 0.0f ? (uint32_t)a : 0u;
+}
+
+static inline HD void s2_utm(uint32_t n, uint64_t k, int correct, uint32_t *i, uint32_t *j)
+{
+    uint64_t np = (uint64_t)n + 1;
+    uint64_t a = s2_utm_a_float(n, k);
+    if (correct) {
+        if (a > np - 2) a = np - 2;
+        while (a > 0 && s2_utm_start(np, a) > k) a--;
+        while (a + 1 < np - 1 && s2_utm_start(np, a + 1) <= k) a++;
+    }
+    uint64_t b = a + 1 + k - s2_utm_start(np, a);
+    *i = (uint32_t)(b - 1);
+    *j = (uint32_t)a;
+}
+
+/* ---- the one function every kernel and --layout use ----------------------------------- */
+
+/* Block (bx, by) of launch `launch` -> block coordinate (bi, bj) of the block matrix, or 0
+ * when the block does no work (above the diagonal, past the triangle, idle). */
+static inline HD int s2_map_block(const s2_grid *g, int map, uint32_t launch, uint32_t bx,
+                                  uint32_t by, uint32_t *bi, uint32_t *bj)
+{
+    switch (map) {
+    case S2_BB:
+        if (bx > by) return 0; /* paper 4.2: discard before computing thread coordinates */
+        *bi = by;
+        *bj = bx;
+        return 1;
+    case S2_RB: return s2_rb(g->m, bx, by, bi, bj);
+    case S2_REC: return s2_rec(g->rec_k, g->rec_d, launch, bx, by, bi, bj);
+    case S2_RECURSIVE: return s2_recursive(g->m, g->rc_half, bx, by, bi, bj);
+    default: { /* the lambda family: grid m' x m', omega = by m' + bx (section 3) */
+        uint32_t w = by * g->mp + bx;
+        if (w >= g->nblocks_tri) return 0;
+        s2_lambda(map, w, bi, bj);
+        return 1;
+    }
+    }
+}
+
+/* Thread (tx, ty) of block (bx, by) of launch `launch` -> cell (i, j); 0 when the thread
+ * has no cell (outside the triangle, past n).  strict = 1 keeps only j < i. */
+static inline HD int s2_map_cell(const s2_grid *g, int map, uint32_t launch, uint32_t bx,
+                                 uint32_t by, uint32_t tx, uint32_t ty, int strict, uint32_t *i,
+                                 uint32_t *j)
+{
+    if (map == S2_UTM) {
+        uint64_t k = ((uint64_t)by * g->gx[0] + bx) * (uint64_t)(g->rho * g->rho) + tx;
+        if (k >= tri_number(g->n)) return 0;
+        s2_utm(g->n, k, 1, i, j);
+    } else {
+        uint32_t bi, bj;
+        if (!s2_map_block(g, map, launch, bx, by, &bi, &bj)) return 0;
+        *i = bi * g->rho + ty;
+        *j = bj * g->rho + tx;
+    }
+    if (*i >= g->n) return 0;
+    return strict ? *j < *i : *j <= *i;
+}
+
+/* ---- the launch grid (host) ----------------------------------------------------------- */
+
+/* ceil(sqrt(x)) exactly, in integers. */
+static inline uint64_t s2_isqrt_ceil(uint64_t x)
+{
+    uint64_t r = (uint64_t)sqrt((double)x);
+    while (r * r > x) r--;
+    while ((r + 1) * (r + 1) <= x) r++;
+    return r * r == x ? r : r + 1;
+}
+
+/* Fills g for map, n, rho.  Returns 0, or writes why not into err (-> exit 2) and returns 1.
+ * Limits: block indices and omega in 32 bits, grid dims within CUDA's limits. */
+static inline int s2_grid_make(s2_grid *g, int map, uint32_t n, uint32_t rho, char *err, size_t errsz)
+{
+    memset(g, 0, sizeof *g);
+    g->map = map;
+    g->n = n;
+    g->rho = rho;
+    if (map < 0 || map >= S2_NMAPS) { snprintf(err, errsz, "unknown map"); return 1; }
+    if (n == 0) { snprintf(err, errsz, "n must be at least 1"); return 1; }
+    if (rho != 1 && rho != 2 && rho != 4 && rho != 8 && rho != 16 && rho != 32) {
+        snprintf(err, errsz, "rho=%u not supported (1, 2, 4, 8, 16 or 32)", rho);
+        return 1;
+    }
+    if (n > (1u << 20)) { snprintf(err, errsz, "n=%u too large (at most 2^20)", n); return 1; }
+    uint32_t m = (n + rho - 1) / rho;
+    g->m = m;
+    g->nblocks_tri = (uint32_t)tri_number(m);
+    g->nlaunch = 1;
+    g->bx_threads = rho;
+    g->by_threads = rho;
+    switch (map) {
+    case S2_BB: g->gx[0] = m; g->gy[0] = m; break;
+    case S2_RB: g->gx[0] = m + 1; g->gy[0] = (m + 1) / 2; break;
+    case S2_REC: {
+        if (n % rho) {
+            snprintf(err, errsz, "rec needs n = d 2^k rho (here n %% rho = %u): use n a multiple of %u", n % rho, rho);
+            return 1;
+        }
+        uint32_t k = 0;
+        while (!((m >> k) & 1u)) k++;
+        if (k + 1 > S2_MAX_LAUNCHES) k = S2_MAX_LAUNCHES - 1;
+        g->rec_k = k;
+        g->rec_d = m >> k;
+        g->nlaunch = k + 1;
+        g->gx[0] = g->rec_d;
+        g->gy[0] = g->rec_d << k;
+        for (uint32_t l = 1; l <= k; l++) {
+            uint32_t s = g->rec_d << (l - 1);
+            g->gx[l] = s;
+            g->gy[l] = s << (k - l);
+        }
+        break;
+    }
+    case S2_UTM: {
+        uint64_t cells = tri_number(n), per = (uint64_t)rho * rho;
+        uint64_t blocks = (cells + per - 1) / per;
+        g->bx_threads = rho * rho;
+        g->by_threads = 1;
+        g->gx[0] = (uint32_t)(blocks < 65535 ? blocks : 65535);
+        g->gy[0] = (uint32_t)((blocks + g->gx[0] - 1) / g->gx[0]);
+        break;
+    }
+    case S2_RECURSIVE: {
+        uint32_t P = 1u << s2_log2(m);
+        g->rc_half = P > 1 ? P / 2 : 1;
+        g->gx[0] = g->rc_half;
+        g->gy[0] = (uint32_t)((g->nblocks_tri + g->rc_half - 1) / g->rc_half);
+        break;
+    }
+    default: /* lambda family */
+        g->mp = (uint32_t)s2_isqrt_ceil(g->nblocks_tri);
+        g->gx[0] = g->gy[0] = g->mp;
+        break;
+    }
+    for (uint32_t l = 0; l < g->nlaunch; l++)
+        if (g->gy[l] > S2_MAX_GRID_Y || g->gx[l] > S2_MAX_GRID_X) {
+            snprintf(err, errsz, "n=%u, rho=%u: grid of %s exceeds CUDA's limits (%u x %u)", n, rho,
+                     s2_map_name(map), g->gx[l], g->gy[l]);
+            return 1;
+        }
+    return 0;
+}
+
+/* Blocks launched in all launches of g (the parallel space), for the efficiency columns. */
+static inline uint64_t s2_grid_blocks(const s2_grid *g)
+{
+    uint64_t b = 0;
+    for (uint32_t l = 0; l < g->nlaunch; l++) b += (uint64_t)g->gx[l] * g->gy[l];
+    return b;
 }
 
 #endif

@@ -1,0 +1,134 @@
+/* test_simplex2d_lambda.c -- the lambda(omega) family and the recursive map at full scale.
+ *
+ * 1. tri_row_exact (the name simplex3d uses) against the definition at triangular-number
+ *    boundaries up to 2^62; tri_row_exact32 (one correction step) equals it at every
+ *    boundary below 2^32, and its float guess is within one unit there -- with the guess
+ *    monotone in w, that makes lambda-exact exact for every w < 2^32 (map.h).
+ * 2. lambda-exact and recursive for every block index of the largest experiment grids
+ *    (N = 2^15 and 30720 with rho = 8 and 16, and every m up to 1024): each block of the
+ *    triangle hit exactly once.
+ * 3. The float maps' first wrong block index (scanning omega = 0, 1, ... against the exact
+ *    row): lambda-sqrt 10619135 (last block of row 4607, read as 4608), lambda-newton
+ *    1316253 (row 1622, read as 1621);
+ *    lambda-rsqrt in host emulation (1 / sqrtf: correctly rounded, unlike the GPU's rsqrtf)
+ *    2110485 (row 2054, read as 2053) -- the device's own index is found by tests/gpu. */
+#include <stdlib.h>
+#include "../../common/testlib.h"
+#include "../../simplex2d/map.h"
+
+/* Block coverage of a block map over the whole launch grid: 0 errors expected. */
+static long block_coverage(int map, uint32_t n, uint32_t rho, unsigned char *hit)
+{
+    s2_grid g;
+    char err[200];
+    if (s2_grid_make(&g, map, n, rho, err, sizeof err)) return 1;
+    uint32_t m = g.m;
+    memset(hit, 0, (size_t)m * m);
+    long bad = 0;
+    for (uint32_t l = 0; l < g.nlaunch; l++)
+        for (uint32_t by = 0; by < g.gy[l]; by++)
+            for (uint32_t bx = 0; bx < g.gx[l]; bx++) {
+                uint32_t bi, bj;
+                if (!s2_map_block(&g, map, l, bx, by, &bi, &bj)) continue;
+                if (bi >= m || bj > bi) { bad++; continue; }
+                if (hit[(size_t)bi * m + bj]++) bad++;
+            }
+    for (uint32_t i = 0; i < m; i++)
+        for (uint32_t j = 0; j <= i; j++) bad += hit[(size_t)i * m + j] != 1;
+    return bad;
+}
+
+static uint64_t first_wrong(int map, uint64_t limit)
+{
+    for (uint64_t w = 0; w < limit; w++) {
+        uint32_t bi, bj;
+        s2_lambda(map, (uint32_t)w, &bi, &bj);
+        if (bi != tri_row_exact(w)) return w;
+    }
+    return limit;
+}
+
+int main(void)
+{
+    /* 1a. tri_row_exact at boundaries, small and huge */
+    long bad = 0;
+    for (uint64_t y = 1; y < 200000; y++) {
+        uint64_t t = tri_number(y);
+        bad += tri_row_exact(t) != y || tri_row_exact(t - 1) != y - 1 || tri_row_exact(t + y) != y;
+    }
+    T_EQ_INT(bad, 0);
+    bad = 0;
+    uint64_t y = 3037000499ull; /* T(y) < 2^62 for y below ~3.037e9 */
+    for (int s = 0; s < 190000; s++, y -= 15187) {
+        uint64_t t = tri_number(y);
+        bad += tri_row_exact(t) != y || tri_row_exact(t - 1) != y - 1;
+    }
+    T_EQ_INT(bad, 0);
+    T_EQ_INT(tri_row_exact(0), 0);
+    T_EQ_INT(tri_row_exact(1), 1);
+    T_EQ_INT(tri_row_exact(2), 1);
+    T_EQ_INT(tri_row_exact(3), 2);
+
+    /* 1b. tri_row_exact32: one correction step suffices below 2^32 (T(92681) < 2^32) */
+    bad = 0;
+    long guess_off = 0;
+#pragma omp parallel for reduction(+ : bad, guess_off)
+    for (uint32_t yy = 1; yy <= 92681; yy++) {
+        uint64_t t = tri_number(yy);
+        for (int d = -2; d <= 1; d++) {
+            uint64_t w = t + d;
+            if (w >= (1ull << 32)) continue;
+            uint32_t e = tri_row_exact(w);
+            bad += tri_row_exact32((uint32_t)w) != e;
+            long gd = (long)(uint32_t)(sqrtf(fmaf(2.0f, (float)w, 0.25f)) - 0.5f) - (long)e;
+            guess_off += gd < -1 || gd > 1;
+        }
+    }
+    T_EQ_INT(bad, 0);
+    T_EQ_INT(guess_off, 0);
+    T_EQ_INT(tri_row_exact32(4294967295u), tri_row_exact(4294967295ull));
+
+    /* 2. every block index of the largest grids the experiments use */
+    static const uint32_t sizes[][2] = {{1u << 15, 8}, {1u << 15, 16}, {1u << 15, 32}, {30720, 8},
+                                        {30720, 16}, {30720, 32}, {30720 - 1024, 16}, {3 * 1024, 16}};
+    unsigned char *hit = malloc(4096u * 4096u);
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        T_EQ_INT(block_coverage(S2_LAMBDA_EXACT, sizes[s][0], sizes[s][1], hit), 0);
+        T_EQ_INT(block_coverage(S2_RECURSIVE, sizes[s][0], sizes[s][1], hit), 0);
+    }
+    /* lambda-exact against tri_row_exact for every omega of the largest grid (m = 4096) */
+    bad = 0;
+    uint32_t T4096 = (uint32_t)tri_number(4096);
+#pragma omp parallel for reduction(+ : bad)
+    for (uint32_t w = 0; w < T4096; w++) {
+        uint32_t bi, bj;
+        s2_lambda(S2_LAMBDA_EXACT, w, &bi, &bj);
+        bad += bi != tri_row_exact(w) || bj > bi;
+    }
+    T_EQ_INT(bad, 0);
+    free(hit);
+    /* recursive for every m from 1 to 1024 (rho = 1: n = m) */
+    bad = 0;
+#pragma omp parallel reduction(+ : bad)
+    {
+        unsigned char *h = malloc(1024 * 1024);
+#pragma omp for schedule(dynamic)
+        for (uint32_t m = 1; m <= 1024; m++) bad += block_coverage(S2_RECURSIVE, m, 1, h) != 0;
+        free(h);
+    }
+    T_EQ_INT(bad, 0);
+
+    /* 3. first wrong block index of the float maps */
+    uint64_t w_sqrt = first_wrong(S2_LAMBDA_SQRT, 1ull << 26);
+    uint64_t w_newton = first_wrong(S2_LAMBDA_NEWTON, 1ull << 26);
+    uint64_t w_rsqrt = first_wrong(S2_LAMBDA_RSQRT, 1ull << 26);
+    printf("first wrong block index: lambda-sqrt %llu (row %u), lambda-newton %llu (row %u), "
+           "lambda-rsqrt host emulation %llu (row %u)\n",
+           (unsigned long long)w_sqrt, tri_row_exact(w_sqrt), (unsigned long long)w_newton,
+           tri_row_exact(w_newton), (unsigned long long)w_rsqrt, tri_row_exact(w_rsqrt));
+    T_EQ_INT(w_sqrt, 10619135);
+    T_EQ_INT(tri_row_exact(w_sqrt), 4607); /* last omega of row 4607 read as row 4608 */
+    T_EQ_INT(w_newton, 1316253);
+    T_EQ_INT(w_rsqrt, 2110485);
+    return T_DONE();
+}
