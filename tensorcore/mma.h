@@ -40,7 +40,9 @@
 #define TENSORCORE_MMA_H
 
 #include <stdint.h>
+#include <string.h>
 #include "../common/hd.h"
+#include "../fractals/fractal.h"
 
 #define TC_M 16      /* fragment side: WMMA m16n16k16 (section 5: "fragmentos de 16 x 16") */
 #define TC_MAX_RB 16 /* rows of B: at most 16 levels mu = 1..16 (section 7: r_b <= 16) */
@@ -95,39 +97,46 @@ static inline HD uint32_t tc_ipow(uint32_t b, int e)
 static inline HD uint32_t tc_grid_x(uint32_t k, int rb) { return tc_ipow(k, (rb + 1) / 2); }
 static inline HD uint32_t tc_grid_y(uint32_t k, int rb) { return tc_ipow(k, rb / 2); }
 
-/* A fractal as the encodings need it: k copies per step, side factor s, H[] of eq. (2).
- * (Filled from fractals/fractal.h's nbb_fractal by the callers.) */
+/* Per-level magic divisors for k^e, e = 0..7 (eq. 1 divides w by k^(ceil(mu/2)-1) <= k^7 for
+ * rb <= 16), so that a thread or lane can extract any ONE digit beta_mu with two high
+ * multiplies (fractal_udiv, fractals/fractal.h) instead of a chain of divisions.
+ * Exactness: q = floor(x M / 2^32), M = floor(2^32 / d) + 1, is exact when x d < 2^32
+ * (the error x (M d - 2^32) / (d 2^32) < x / 2^32 must stay below 1/d).  Here x = w_x <
+ * k^ceil(rb/2) and d <= k^(ceil(rb/2)-1), so x d < k^rb = the number of blocks < 2^32
+ * (checked by tc_pows_make; the host test checks every (x, e) for the Sierpinski case).
+ * magic[0] is unused (d = 1: q = x). */
 typedef struct {
-    int k, s;
-    int tau_x[16], tau_y[16];
-} tc_fractal;
+    uint32_t magic[8];
+} tc_pows;
 
-/* The paper's case study (section 5): Sierpinski triangle, k = 3, s = 2,
- * H[0] = (0,0), H[1] = (0,1), H[2] = (1,1)  (eq. 8: tau = (floor(beta/2), beta - floor(beta/2))). */
-static inline tc_fractal tc_sierpinski(void)
+static inline int tc_pows_make(const nbb_fractal *f, int rb, tc_pows *P)
 {
-    tc_fractal f = {3, 2, {0, 0, 1}, {0, 1, 1}};
-    return f;
+    memset(P, 0, sizeof *P);
+    uint64_t d = 1;
+    for (int e = 1; e < 8; e++) {
+        d *= (uint64_t)f->k;
+        P->magic[e] = d < 0xFFFFFFFFull ? (uint32_t)(0xFFFFFFFFull / d) + 1u : 0u;
+    }
+    return fractal_pow((uint64_t)f->k, rb) < ((uint64_t)1 << 32) ? 0 : -1;
 }
 
-/* Scalar reference of eqs. (1)-(6): block coordinates (in blocks) of compact block w. */
-static inline HD void tc_lambda_ref(const tc_fractal *f, int rb, uint32_t wx, uint32_t wy,
-                                    uint32_t *bx, uint32_t *by)
+/* beta_mu(w) of eq. (1) with the fast divisors; F from nbb_fast_make (fractals/fractal.h). */
+static inline HD uint32_t tc_beta_fast(const nbb_fast *F, const tc_pows *P, uint32_t wx, uint32_t wy, int mu)
 {
-    uint32_t x = 0, y = 0, p = 1;
-    for (int mu = 1; mu <= rb; mu++) {
-        uint32_t b = tc_beta((uint32_t)f->k, wx, wy, mu);
-        x += (uint32_t)f->tau_x[b] * p; /* Delta^mu, eq. (3) */
-        y += (uint32_t)f->tau_y[b] * p;
-        p *= (uint32_t)f->s;
-    }
-    *bx = x;
-    *by = y;
+    uint32_t w = (mu & 1) ? wx : wy;
+    int e = (mu + 1) / 2 - 1;
+    uint32_t q = e ? fractal_udiv(w, P->magic[e]) : w; /* / k^(ceil(mu/2)-1) */
+    return q - fractal_udiv(q, F->magic_k) * F->k;     /* mod k */
+}
+/* tau_c^mu of eq. (2) from the packed table (c = 0: x, 1: y). */
+static inline HD uint32_t tc_tau_fast(const nbb_fast *F, uint32_t beta, int c)
+{
+    return ((c ? F->hy : F->hx) >> (2 * beta)) & 3u;
 }
 
 /* Can the fragments represent this level exactly?  A entries s^(mu-1) * scale (scale = 1
  * for v1/v2, rho for v3) must be exact halves, rb <= 16 rows, and the result < 2^24. */
-static inline int tc_level_supported(const tc_fractal *f, int rb, int scale)
+static inline int tc_level_supported(const nbb_fractal *f, int rb, int scale)
 {
     if (rb < 0 || rb > TC_MAX_RB) return 0;
     double p = scale;
@@ -146,14 +155,14 @@ static inline void tc_zero(float *m)
 }
 
 /* Row i of A = (scale s^0, scale s^1, ..., scale s^(rb-1), 0, ...). */
-static inline void tc_powers_row(const tc_fractal *f, int rb, int scale, float *A, int i)
+static inline void tc_powers_row(const nbb_fractal *f, int rb, int scale, float *A, int i)
 {
     float p = (float)scale;
     for (int kk = 0; kk < rb; kk++, p *= (float)f->s) A[TC_M * i + kk] = p;
 }
 
 /* Column j of B = (tau_c^1, ..., tau_c^rb, 0, ...) of block w, coordinate c (0 = x, 1 = y). */
-static inline void tc_digits_col(const tc_fractal *f, int rb, uint32_t wx, uint32_t wy, int c,
+static inline void tc_digits_col(const nbb_fractal *f, int rb, uint32_t wx, uint32_t wy, int c,
                                  float *B, int j)
 {
     for (int mu = 1; mu <= rb; mu++) {
@@ -164,7 +173,7 @@ static inline void tc_digits_col(const tc_fractal *f, int rb, uint32_t wx, uint3
 
 /* Variant 1 (section 5.1, Fig. 7): one MMA per block.  Row 0 of A = powers; columns 0 and
  * 1 of B = tau_x^mu and tau_y^mu; C = 0.  Result: lambda_x = D[0][0], lambda_y = D[0][1]. */
-static inline void tc_v1_encode(const tc_fractal *f, int rb, uint32_t wx, uint32_t wy,
+static inline void tc_v1_encode(const nbb_fractal *f, int rb, uint32_t wx, uint32_t wy,
                                 float *A, float *B, float *C)
 {
     tc_zero(A); tc_zero(B); tc_zero(C);
@@ -183,7 +192,7 @@ static inline void tc_v2_subblock(uint32_t Wx, uint32_t Wy, int q, uint32_t *wx,
     *wx = 2 * Wx + (uint32_t)(q & 1);
     *wy = 2 * Wy + (uint32_t)(q >> 1);
 }
-static inline void tc_v2_encode(const tc_fractal *f, int rb2, uint32_t Wx, uint32_t Wy,
+static inline void tc_v2_encode(const nbb_fractal *f, int rb2, uint32_t Wx, uint32_t Wy,
                                 float *A, float *B, float *C)
 {
     tc_zero(A); tc_zero(B); tc_zero(C);
@@ -204,7 +213,7 @@ static inline void tc_v2_encode(const tc_fractal *f, int rb2, uint32_t Wx, uint3
  * of 32 x 32 are 4 tiles (quadrant t = 0..3: tile x offset 16 (t % 2), y offset 16 (t / 2)):
  * 8 MMAs; blocks of 16 x 16 or 8 x 8 are one tile (the 8 x 8 block uses its top-left
  * quarter): 2 MMAs.  rho * s^(rb-1) = n/2 <= 2^15 keeps A exact (see EXACTNESS above). */
-static inline void tc_v3_encode(const tc_fractal *f, int rb, int rho, uint32_t wx, uint32_t wy,
+static inline void tc_v3_encode(const nbb_fractal *f, int rb, int rho, uint32_t wx, uint32_t wy,
                                 int tile, int c, float *A, float *B, float *C)
 {
     tc_zero(A); tc_zero(B); tc_zero(C);
@@ -273,7 +282,7 @@ static inline HD float tc_mma_a_value(int s, int rb, int lane, int i)
     for (int e = 0; e < col; e++) p *= (float)s;
     return p;
 }
-static inline HD float tc_mma_b_value(const tc_fractal *f, int rb, uint32_t wx, uint32_t wy,
+static inline HD float tc_mma_b_value(const nbb_fractal *f, int rb, uint32_t wx, uint32_t wy,
                                       int lane, int i)
 {
     int row = tc_frag_b_row(lane, i), col = tc_frag_b_col(lane, i);

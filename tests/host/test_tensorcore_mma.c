@@ -35,7 +35,32 @@ static int log2i(int v) { int p = 0; while ((1 << p) < v) p++; return p; }
 
 int main(void)
 {
-    tc_fractal f = tc_sierpinski();
+    const nbb_fractal *fp = fractal_by_name("sierpinski-triangle");
+    T_CHECK(fp != NULL);
+    if (!fp) return T_DONE();
+    nbb_fractal f = *fp;
+    /* the paper's H (eq. 8): tau = (floor(beta/2), beta - floor(beta/2)) */
+    for (int b = 0; b < 3; b++) T_CHECK(f.tau_x[b] == b / 2 && f.tau_y[b] == b - b / 2);
+
+    /* the one-digit fast form (device maps) equals eq. (1) for every w of the compact grid
+     * at rb = 16 (w < 3^8) and every mu, for every fractal of Table 1 with k^16 < 2^32 */
+    for (int fi = 0; fi < FRACTAL_COUNT; fi++) {
+        const nbb_fractal *g = &FRACTAL_TABLE[fi];
+        int rbmax = 16;
+        while (fractal_pow((uint64_t)g->k, rbmax) >= ((uint64_t)1 << 32)) rbmax--;
+        tc_pows P;
+        T_EQ_INT(tc_pows_make(g, rbmax, &P), 0);
+        nbb_fast F = nbb_fast_make(g);
+        uint32_t wmax = (uint32_t)fractal_pow((uint64_t)g->k, (rbmax + 1) / 2);
+        long bad = 0;
+        for (uint32_t w = 0; w < wmax; w++)
+            for (int mu = 1; mu <= rbmax; mu++) {
+                uint32_t b = tc_beta_fast(&F, &P, w, w, mu);
+                bad += b != tc_beta((uint32_t)g->k, w, w, mu);
+                bad += tc_tau_fast(&F, b, 0) != (uint32_t)g->tau_x[b] || tc_tau_fast(&F, b, 1) != (uint32_t)g->tau_y[b];
+            }
+        T_EQ_INT(bad, 0);
+    }
 
     /* ---- half exactness facts used in mma.h ---- */
     for (int e = 0; e <= 15; e++) T_CHECK(tc_half_exact((double)(1 << e)));
@@ -68,7 +93,7 @@ int main(void)
         for (long w = 0; w < nb; w++) {
             uint32_t wx = (uint32_t)(w % gx), wy = (uint32_t)(w / gx), ex, ey;
             float a[256], b[256], c[256], d[256];
-            tc_lambda_ref(&f, rb, wx, wy, &ex, &ey);
+            lambda_map(&f, rb, wx, wy, &ex, &ey);
             /* v1 */
             tc_v1_encode(&f, rb, wx, wy, a, b, c);
             mma_part(a, b, c, d, 1, 2);
@@ -138,7 +163,7 @@ int main(void)
                 for (int q = 0; q < 4; q++) {
                     uint32_t wx, wy, ex = 0, ey = 0;
                     tc_v2_subblock(Wx, Wy, q, &wx, &wy);
-                    if (wx < g2x && wy < g2y) tc_lambda_ref(&f, rb2, wx, wy, &ex, &ey);
+                    if (wx < g2x && wy < g2y) lambda_map(&f, rb2, wx, wy, &ex, &ey);
                     v2 += d[2 * q] != (float)ex || d[2 * q + 1] != (float)ey;
                 }
             }
@@ -156,7 +181,7 @@ int main(void)
             for (long w = 0; w < (long)gx * gy; w++) {
                 float a[256], b[256], c[256], d[256];
                 uint32_t wx = (uint32_t)(w % gx), wy = (uint32_t)(w / gx), ex, ey;
-                tc_lambda_ref(&f, rb, wx, wy, &ex, &ey);
+                lambda_map(&f, rb, wx, wy, &ex, &ey);
                 for (int t = 0; t < tiles; t++)
                     for (int co = 0; co < 2; co++) {
                         tc_v3_encode(&f, rb, rho, wx, wy, t, co, a, b, c);
