@@ -1,0 +1,172 @@
+/* test_simplex3d_coverage.c -- every map of simplex3d/map.h covers the tetrahedron exactly.
+ *
+ * Host emulation of exactly the launch grids the GPU program launches (simplex3d/emulate.h):
+ * for n = 1..96 (recursive-log: powers of two, which it requires) and rho = 1, 2, 4, 8 every
+ * cell of D_n = {x <= y <= z < n} is taken by exactly one working thread, and nothing else;
+ * lambda-cubic within its exact range, and its failure just past it.  Block level, larger
+ * sizes: recursive-o1 and recursive-log for nb up to 256, lambda-exact for every block index
+ * of the largest experiment grid (n = 4096, rho = 8). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../common/testlib.h"
+#include "../../simplex3d/map.h"
+#include "../../simplex3d/emulate.h"
+
+typedef struct {
+    unsigned char *cnt;
+    uint64_t cells;
+    long long outside;
+} cov_ctx;
+
+static void visit(void *c, uint32_t x, uint32_t y, uint32_t z, uint64_t l, uint64_t b, uint32_t t)
+{
+    cov_ctx *cc = (cov_ctx *)c;
+    (void)l, (void)b, (void)t;
+    uint64_t i = s3_packed(x, y, z);
+    if (i >= cc->cells) cc->outside++;
+    else if (cc->cnt[i] < 255) cc->cnt[i]++;
+}
+
+/* 1 iff map covers D_n exactly once with rho. */
+static int covers(int map, uint32_t n, uint32_t rho, unsigned char *cnt)
+{
+    cov_ctx c = {cnt, tet_number(n), 0};
+    memset(cnt, 0, c.cells);
+    long long w = s3_emulate(map, n, rho, visit, &c);
+    if (w < 0) return 0;
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < c.cells; i++) bad += cnt[i] != 1;
+    if ((bad || c.outside || (uint64_t)w != c.cells) && n < 200)
+        fprintf(stderr, "  %s n=%u rho=%u: %llu cells not covered once, %lld outside, %lld working\n",
+                s3_map_name(map), n, rho, (unsigned long long)bad, c.outside, w);
+    return !bad && !c.outside && (uint64_t)w == c.cells;
+}
+
+/* Block level: the map is a bijection of its grid's working blocks onto D_nb. */
+static int block_bijection(int map, uint32_t nb)
+{
+    s3_params p;
+    if (s3_plan(map, nb, 1, &p)) return 0;
+    uint64_t T = p.tet_blocks, nl;
+    unsigned char *seen = (unsigned char *)calloc(T, 1);
+    uint32_t *l = s3_launch_list(map, &p, &nl);
+    uint64_t bad = 0;
+    for (uint64_t li = 0; li < nl; li++) {
+        s3_params q = p;
+        if (map == S3_RECURSIVE_LOG)
+            q.gx = q.gy = q.gz = l[4 * li], q.a0 = l[4 * li + 1], q.b0 = l[4 * li + 2], q.c0 = l[4 * li + 3];
+        for (uint32_t iz = 0; iz < q.gz; iz++)
+            for (uint32_t iy = 0; iy < q.gy; iy++)
+                for (uint32_t ix = 0; ix < q.gx; ix++) {
+                    uint32_t bx, by, bz;
+                    if (!s3_block(map, &q, ix, iy, iz, &bx, &by, &bz)) continue;
+                    if (!s3_cell_inside(bx, by, bz, nb)) { bad++; continue; }
+                    uint64_t i = s3_packed(bx, by, bz);
+                    if (seen[i]++) bad++;
+                }
+    }
+    for (uint64_t i = 0; i < T; i++) bad += seen[i] != 1;
+    free(seen);
+    free(l);
+    return bad == 0;
+}
+
+int main(void)
+{
+    const uint32_t rhos[4] = {1, 2, 4, 8};
+    unsigned char *cnt = (unsigned char *)malloc(tet_number(200));
+
+    /* 1. cell coverage, n = 1..96, every rho, every map */
+    for (int map = 0; map < S3_NMAPS; map++)
+        for (int r = 0; r < 4; r++) {
+            long ok = 0, tried = 0;
+            for (uint32_t n = 1; n <= 96; n++) {
+                s3_params p;
+                if (map == S3_RECURSIVE_LOG && !s3_is_pow2(n)) {
+                    T_CHECK(s3_plan(map, n, rhos[r], &p) == -1 || s3_is_pow2(p.nb));
+                    continue;
+                }
+                s3_plan(map, n, rhos[r], &p);
+                if (map == S3_LAMBDA_CUBIC && p.tet_blocks > S3_LAMBDA_CUBIC_FIRST_FAIL_HOST) continue;
+                tried++;
+                ok += covers(map, n, rhos[r], cnt);
+            }
+            printf("%-14s rho=%u: %ld of %ld sizes covered exactly once\n", s3_map_name(map), rhos[r], ok, tried);
+            T_EQ_INT(ok, tried);
+            T_CHECK(tried > 0);
+        }
+    /* recursive-log refuses sizes whose block count is not a power of two */
+    s3_params p;
+    T_EQ_INT(s3_plan(S3_RECURSIVE_LOG, 24, 8, &p), -1);
+    T_EQ_INT(s3_plan(S3_RECURSIVE_LOG, 32, 8, &p), 0);
+    T_CHECK(covers(S3_RECURSIVE_LOG, 128, 1, cnt));
+    T_CHECK(covers(S3_RECURSIVE_O1, 131, 1, cnt));
+    T_CHECK(covers(S3_RECURSIVE_O1, 200, 8, cnt));
+    T_CHECK(covers(S3_LAMBDA_EXACT, 133, 1, cnt));
+
+    /* 2. lambda-cubic (as published, fp32): exact through nb = 132, wrong at nb = 133 */
+    T_CHECK(covers(S3_LAMBDA_CUBIC, 132, 1, cnt));
+    T_CHECK(!covers(S3_LAMBDA_CUBIC, 133, 1, cnt));
+    uint64_t first = 0;
+    for (uint64_t w = 0; w < 100000000ull; w++) {
+        uint32_t a, b, c, d, e, f;
+        s3_lambda_cubic_ijk(w, &a, &b, &c);
+        s3_lambda_exact_ijk(w, &d, &e, &f);
+        if (a != d || b != e || c != f) { first = w; break; }
+    }
+    printf("lambda-cubic (eq. 15 + eps, fp32, host): first wrong block index %llu (layer %u)\n",
+           (unsigned long long)first, tet_layer_exact(first));
+    T_EQ_INT(first, S3_LAMBDA_CUBIC_FIRST_FAIL_HOST);
+    /* bare eq. (15) in fp32: wrong already at the exact tetrahedral number 10 = Tet(3) */
+    T_EQ_INT(s3_f2u_rz(s3_cubic_root_f32(10)), 2);
+    uint64_t first_bare = 0;
+    for (uint64_t w = 1; w < 1000; w++)
+        if (s3_f2u_rz(s3_cubic_root_f32(w)) != tet_layer_exact(w)) { first_bare = w; break; }
+    printf("bare eq. (15), fp32: first wrong omega %llu\n", (unsigned long long)first_bare);
+    T_EQ_INT(first_bare, 10);
+    /* fp64 cbrt also fails at exact tetrahedral numbers */
+    uint64_t first64 = 0;
+    for (uint64_t k = 1; k < 100000 && !first64; k++) {
+        double x = s3_cubic_root_f64(tet_number(k));
+        if ((uint64_t)floor(x) != k) first64 = tet_number(k);
+    }
+    printf("bare eq. (15), fp64: first wrong tetrahedral number %llu\n", (unsigned long long)first64);
+    T_CHECK(first64 > 0 && first64 <= 1330);
+
+    /* 3. block level, larger sizes */
+    for (uint32_t nb = 1; nb <= 256; nb++) {
+        if (!block_bijection(S3_RECURSIVE_O1, nb)) { T_CHECK(!"recursive-o1 block bijection"); fprintf(stderr, "  nb=%u\n", nb); }
+        if (s3_is_pow2(nb)) T_CHECK(block_bijection(S3_RECURSIVE_LOG, nb));
+    }
+    T_CHECK(block_bijection(S3_RECURSIVE_O1, 512));
+    T_CHECK(block_bijection(S3_RECURSIVE_LOG, 512));
+
+    /* 4. lambda-exact: every block index of the largest experiment grid (n = 4096, rho = 8) */
+    T_CHECK(block_bijection(S3_LAMBDA_EXACT, 512));
+    /* and the layer/row at every layer boundary the CUDA grid can hold (65535^3 indices) */
+    uint64_t wmax = 65535ull * 65535ull * 65535ull, badb = 0;
+    for (uint64_t k = 1; tet_number(k) - 1 < wmax; k++)
+        for (int d = -1; d <= 1; d++) {
+            uint64_t w = tet_number(k) + d;
+            uint32_t i, j, kk;
+            s3_lambda_exact_ijk(w, &i, &j, &kk);
+            int ok = tet_number(kk) <= w && w < tet_number(kk + 1) && i <= j && j <= kk &&
+                     tet_number(kk) + tri_number(j) + i == w;
+            badb += !ok;
+        }
+    printf("lambda-exact: %llu wrong indices at the layer boundaries below 65535^3\n", (unsigned long long)badb);
+    T_EQ_INT(badb, 0);
+    /* random indices over the whole range */
+    uint64_t s = 88172645463325252ull, badr = 0;
+    for (int t = 0; t < 2000000; t++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        uint64_t w = s % wmax;
+        uint32_t i, j, kk;
+        s3_lambda_exact_ijk(w, &i, &j, &kk);
+        badr += !(i <= j && j <= kk && tet_number(kk) + tri_number(j) + i == w);
+    }
+    T_EQ_INT(badr, 0);
+    free(cnt);
+    return T_DONE();
+}
