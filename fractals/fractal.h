@@ -27,6 +27,7 @@
  *   lambda_grid(f, rb, &gx, &gy)              compact grid k^ceil(rb/2) x k^floor(rb/2)
  *   fractal_pow(b, e)                         b^e in 64 bits (saturates at 2^63)
  *   fractal_level_of(s, v)                    e with s^e == v, or -1
+ *   fractal_cell_of(f, r, i, &x, &y)          cell number i < k^r by replication (3.1)
  *  fast forms (what the kernels run; same results, checked by the host tests):
  *   nbb_fast, nbb_fast_make(f)                packed H (2 bits per entry), magic divisors
  *   nbb_fast_member(F, x, y, levels)          membership without division instructions
@@ -172,6 +173,22 @@ static inline HD void lambda_map(const nbb_fractal *f, int rb, uint32_t wx, uint
     }
     *bx = (uint32_t)lx;
     *by = (uint32_t)ly;
+}
+
+/* Cell number i (0 <= i < k^r) of f at level r by the construction by replication:
+ * digit l of i (base k) picks the translation H[digit] applied at scale s^l (section 3.1). */
+static inline HD void fractal_cell_of(const nbb_fractal *f, int r, uint64_t i, uint32_t *x, uint32_t *y)
+{
+    uint32_t cx = 0, cy = 0, p = 1;
+    for (int l = 0; l < r; l++) {
+        uint32_t d = (uint32_t)(i % (uint64_t)f->k);
+        i /= (uint64_t)f->k;
+        cx += (uint32_t)f->tau_x[d] * p;
+        cy += (uint32_t)f->tau_y[d] * p;
+        p *= (uint32_t)f->s;
+    }
+    *x = cx;
+    *y = cy;
 }
 
 /* ---- fast forms: what the kernels evaluate ------------------------------------------ */

@@ -1,0 +1,325 @@
+/* fractals/driver.cuh -- host drivers: prepare one fractal level (buffers, inputs, CPU
+ * references), verify a Map on a test, time it.  Reusable by any directory that defines
+ * its own Map (tensorcore/ does): include this header and call the templates.
+ *
+ *   fractal_problem p;
+ *   fractal_problem_init(&p, f, r, FRACTAL_TESTS_ALL, seed, stream);   // or a bit mask
+ *   unsigned long long bad = fractal_check(map, &p, FRACTAL_SW);       // 0 = correct
+ *   bench_stats st = fractal_time(map, &p, FRACTAL_SW, &opts);         // ms per launch
+ *   fractal_problem_free(&p);
+ *
+ * What the checks compare (paper section 6 tests; see kernels.cuh for the kernels):
+ *   sw  (1) k_cover: every cell of the n x n array is reached by exactly as many threads as
+ *           the reference membership (fractal_member, digit by digit) says: 1 or 0;
+ *       (2) k_sw into an array poisoned with 0: exactly the fractal cells hold 1.
+ *   rd  the sum over fractal cells of a deterministic input in 1..255 on EVERY cell (so a
+ *       thread reading a non-fractal cell or a cell twice changes the sum), compared
+ *       exactly with a CPU sum over the fractal's cells built by replication.
+ *   ca  FRACTAL_CA_CHECK_STEPS steps from a deterministic initial state, compared byte for
+ *       byte with a CPU automaton over the same cells.
+ * Each check prints what went wrong (stderr) and returns the number of wrong elements. */
+#ifndef FRACTALS_DRIVER_CUH
+#define FRACTALS_DRIVER_CUH
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../common/check.h"
+#include "../common/bench.h"
+#include "../common/args.h"
+#include "kernels.cuh"
+
+enum { FRACTAL_SW = 0, FRACTAL_RD = 1, FRACTAL_CA = 2 };
+#define FRACTAL_TESTS_ALL 7u          /* bit (1 << test) per test */
+#define FRACTAL_CA_CHECK_STEPS 4      /* automaton steps compared with the CPU */
+#define FRACTAL_SW_VALUE 1            /* the constant sw writes (the buffer is poisoned with 0) */
+
+static inline const char *fractal_test_name(int t) { return t == FRACTAL_SW ? "sw" : t == FRACTAL_RD ? "rd" : "ca"; }
+
+/* Deterministic inputs from the seed (same function on host and device). */
+static inline HD uint32_t fractal_hash(uint32_t x, uint32_t y, uint64_t seed)
+{
+    uint64_t h = ((uint64_t)x << 32 | y) ^ (seed * 0x9E3779B97F4A7C15ull);
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    h ^= h >> 33;
+    return (uint32_t)h;
+}
+static inline HD uint8_t fractal_rd_value(uint32_t x, uint32_t y, uint64_t seed) { return (uint8_t)(1 + fractal_hash(x, y, seed) % 255u); }
+static inline HD uint8_t fractal_ca_value(uint32_t x, uint32_t y, uint64_t seed) { return (uint8_t)((fractal_hash(x, y, seed ^ 0xCAu) >> 7) % 3u == 0); }
+
+/* ---- verification kernels ----------------------------------------------------------- */
+
+/* Counts cells whose byte differs from (member ? 1 : 0), the reference membership. */
+static __global__ void k_fractal_check_member(const uint32_t *a, nbb_fractal f, int r, uint32_t n, uint64_t cells,
+                                              unsigned long long *wrong)
+{
+    unsigned long long mine = 0;
+    uint64_t words = (cells + 3) / 4;
+    for (uint64_t w = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; w < words; w += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t v = a[w];
+        for (int b = 0; b < 4; b++) {
+            uint64_t c = 4 * w + b;
+            if (c >= cells) break;
+            uint32_t want = fractal_member(&f, (uint32_t)(c % n), (uint32_t)(c / n), r);
+            mine += ((v >> (8 * b)) & 0xFFu) != want;
+        }
+    }
+    if (mine) atomicAdd(wrong, mine);
+}
+
+static __global__ void k_fractal_fill_rd(uint8_t *a, uint32_t n, uint64_t cells, uint64_t seed)
+{
+    for (uint64_t c = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; c < cells; c += (uint64_t)gridDim.x * blockDim.x)
+        a[c] = fractal_rd_value((uint32_t)(c % n), (uint32_t)(c / n), seed);
+}
+
+static __global__ void k_fractal_fill_ca(uint8_t *a, nbb_fractal f, int r, uint32_t n, uint64_t cells, uint64_t seed)
+{
+    for (uint64_t c = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; c < cells; c += (uint64_t)gridDim.x * blockDim.x) {
+        uint32_t x = (uint32_t)(c % n), y = (uint32_t)(c / n);
+        a[c] = fractal_member(&f, x, y, r) ? fractal_ca_value(x, y, seed) : 0;
+    }
+}
+
+static __global__ void k_fractal_count_diff(const uint8_t *a, const uint8_t *b, uint64_t cells, unsigned long long *wrong)
+{
+    unsigned long long mine = 0;
+    for (uint64_t c = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; c < cells; c += (uint64_t)gridDim.x * blockDim.x)
+        mine += a[c] != b[c];
+    if (mine) atomicAdd(wrong, mine);
+}
+
+/* ---- one fractal level -------------------------------------------------------------- */
+
+typedef struct {
+    nbb_fractal f;
+    int r;
+    uint32_t n;
+    uint64_t cells;   /* n * n */
+    uint64_t members; /* k^r */
+    unsigned tests;   /* bit (1 << FRACTAL_xx) for each prepared test */
+    uint64_t seed;
+    uint8_t *d_a;     /* sw output / coverage counters / ca state */
+    uint8_t *d_b;     /* ca state (ping-pong) */
+    uint8_t *d_data;  /* rd input */
+    uint8_t *d_ref;   /* ca reference after FRACTAL_CA_CHECK_STEPS steps */
+    unsigned long long *d_sum, *d_wrong;
+    unsigned long long ref_sum;
+    int ca_parity;    /* ca timing: which buffer holds the current state */
+    cudaStream_t stream;
+    int grid_fill;    /* blocks of the grid-stride helper kernels */
+} fractal_problem;
+
+/* Device bytes fractal_problem_init will allocate. */
+static inline uint64_t fractal_problem_bytes(const nbb_fractal *f, int r, unsigned tests)
+{
+    uint64_t n = fractal_pow((uint64_t)f->s, r), cells = n * n, b = 64;
+    if (tests & (1u << FRACTAL_SW)) b += cells + 4;
+    if (tests & (1u << FRACTAL_RD)) b += cells;
+    if (tests & (1u << FRACTAL_CA)) b += 3 * cells + 4;
+    return b;
+}
+
+/* CPU reference of the automaton (same rule as k_ca) over the fractal's cells. */
+static inline void fractal_ca_reference(const nbb_fractal *f, int r, uint32_t n, uint64_t seed, int steps, uint8_t *out)
+{
+    uint64_t cells = (uint64_t)n * n, members = fractal_pow((uint64_t)f->k, r);
+    uint8_t *a = (uint8_t *)calloc(cells, 1), *b = (uint8_t *)calloc(cells, 1);
+    if (!a || !b) DIE("out of host memory for the automaton reference (%llu bytes)", (unsigned long long)(2 * cells));
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < (int64_t)members; i++) {
+        uint32_t x, y;
+        fractal_cell_of(f, r, (uint64_t)i, &x, &y);
+        a[(uint64_t)y * n + x] = fractal_ca_value(x, y, seed);
+    }
+    for (int t = 0; t < steps; t++) {
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < (int64_t)members; i++) {
+            uint32_t x, y;
+            fractal_cell_of(f, r, (uint64_t)i, &x, &y);
+            uint32_t live = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int64_t xx = (int64_t)x + dx, yy = (int64_t)y + dy;
+                    if ((dx || dy) && xx >= 0 && yy >= 0 && xx < n && yy < n) live += a[(uint64_t)yy * n + (uint64_t)xx];
+                }
+            uint8_t self = a[(uint64_t)y * n + x];
+            b[(uint64_t)y * n + x] = (uint8_t)(live == 3 || (self && live == 2));
+        }
+        uint8_t *tmp = a;
+        a = b;
+        b = tmp;
+    }
+    memcpy(out, a, cells);
+    free(a);
+    free(b);
+}
+
+/* Allocates the buffers of the selected tests (exit 2 if they do not fit), builds the
+ * inputs and the CPU references. */
+static inline void fractal_problem_init(fractal_problem *p, const nbb_fractal *f, int r, unsigned tests, uint64_t seed,
+                                        cudaStream_t stream)
+{
+    memset(p, 0, sizeof *p);
+    p->f = *f;
+    p->r = r;
+    p->n = (uint32_t)fractal_pow((uint64_t)f->s, r);
+    p->cells = (uint64_t)p->n * p->n;
+    p->members = fractal_pow((uint64_t)f->k, r);
+    p->tests = tests;
+    p->seed = seed;
+    p->stream = stream;
+    int dev = 0, sms = 0;
+    CHECK_CUDA(cudaGetDevice(&dev));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    p->grid_fill = sms * 8;
+    char what[160];
+    snprintf(what, sizeof what, "%s at r=%d (n=%u, %d tests)", f->name, r, p->n, (tests & 1) + (tests >> 1 & 1) + (tests >> 2 & 1));
+    CHECK_CUDA(cudaMalloc(&p->d_sum, 2 * sizeof(unsigned long long)));
+    p->d_wrong = p->d_sum + 1;
+    if (tests & ((1u << FRACTAL_SW) | (1u << FRACTAL_CA))) p->d_a = (uint8_t *)device_alloc_or_usage(p->cells + 4, what);
+    if (tests & (1u << FRACTAL_CA)) {
+        p->d_b = (uint8_t *)device_alloc_or_usage(p->cells + 4, what);
+        p->d_ref = (uint8_t *)device_alloc_or_usage(p->cells, what);
+        uint8_t *h = (uint8_t *)malloc(p->cells);
+        if (!h) DIE("out of host memory (%llu bytes)", (unsigned long long)p->cells);
+        fractal_ca_reference(f, r, p->n, seed, FRACTAL_CA_CHECK_STEPS, h);
+        CHECK_CUDA(cudaMemcpy(p->d_ref, h, p->cells, cudaMemcpyHostToDevice));
+        free(h);
+    }
+    if (tests & (1u << FRACTAL_RD)) {
+        p->d_data = (uint8_t *)device_alloc_or_usage(p->cells, what);
+        k_fractal_fill_rd<<<p->grid_fill, 256, 0, stream>>>(p->d_data, p->n, p->cells, seed);
+        CHECK_LAUNCH();
+        unsigned long long sum = 0;
+#pragma omp parallel for reduction(+ : sum) schedule(static)
+        for (int64_t i = 0; i < (int64_t)p->members; i++) {
+            uint32_t x, y;
+            fractal_cell_of(f, r, (uint64_t)i, &x, &y);
+            sum += fractal_rd_value(x, y, seed);
+        }
+        p->ref_sum = sum;
+    }
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+}
+
+static inline void fractal_problem_free(fractal_problem *p)
+{
+    cudaFree(p->d_a);
+    cudaFree(p->d_b);
+    cudaFree(p->d_data);
+    cudaFree(p->d_ref);
+    cudaFree(p->d_sum);
+    memset(p, 0, sizeof *p);
+}
+
+static inline unsigned long long fractal_read_wrong(fractal_problem *p)
+{
+    unsigned long long w = 0;
+    CHECK_CUDA(cudaStreamSynchronize(p->stream));
+    CHECK_CUDA(cudaMemcpy(&w, p->d_wrong, sizeof w, cudaMemcpyDeviceToHost));
+    return w;
+}
+
+static inline unsigned long long fractal_check_member_bytes(fractal_problem *p)
+{
+    CHECK_CUDA(cudaMemsetAsync(p->d_wrong, 0, sizeof(unsigned long long), p->stream));
+    k_fractal_check_member<<<p->grid_fill, 256, 0, p->stream>>>((const uint32_t *)p->d_a, p->f, p->r, p->n, p->cells, p->d_wrong);
+    CHECK_LAUNCH();
+    return fractal_read_wrong(p);
+}
+
+/* ---- launches of the tests for a Map ------------------------------------------------ */
+
+template <class Map>
+static inline void fractal_launch_test(const Map &m, fractal_problem *p, int test)
+{
+    switch (test) {
+    case FRACTAL_SW: k_sw<Map><<<m.grid, m.block, 0, p->stream>>>(m, p->d_a, p->n, (uint8_t)FRACTAL_SW_VALUE); break;
+    case FRACTAL_RD: k_rd<Map><<<m.grid, m.block, 0, p->stream>>>(m, p->d_data, p->n, p->d_sum); break;
+    default: {
+        uint8_t *in = p->ca_parity ? p->d_b : p->d_a, *out = p->ca_parity ? p->d_a : p->d_b;
+        k_ca<Map><<<m.grid, m.block, 0, p->stream>>>(m, in, out, p->n);
+        p->ca_parity ^= 1;
+    }
+    }
+}
+
+/* Correctness run of `test` for map m: returns the number of wrong elements (0 = pass) and
+ * prints the reason on stderr.  `label` names the configuration in the message. */
+template <class Map>
+static inline unsigned long long fractal_check(const Map &m, fractal_problem *p, int test, const char *label)
+{
+    if (!(p->tests & (1u << test))) DIE("fractal_check: test %s was not prepared", fractal_test_name(test));
+    unsigned long long wrong = 0;
+    if (test == FRACTAL_SW) {
+        CHECK_CUDA(cudaMemsetAsync(p->d_a, 0, p->cells + 4, p->stream));
+        k_cover<Map><<<m.grid, m.block, 0, p->stream>>>(m, (uint32_t *)p->d_a, p->n);
+        CHECK_LAUNCH();
+        wrong = fractal_check_member_bytes(p);
+        if (wrong) {
+            fprintf(stderr, "error: %s: coverage: %llu cells not reached exactly once (or reached outside the fractal)\n", label, wrong);
+            return wrong;
+        }
+        CHECK_CUDA(cudaMemsetAsync(p->d_a, 0, p->cells + 4, p->stream)); /* poison: 0 != FRACTAL_SW_VALUE */
+        fractal_launch_test(m, p, FRACTAL_SW);
+        CHECK_LAUNCH();
+        wrong = fractal_check_member_bytes(p);
+        if (wrong) fprintf(stderr, "error: %s: sw: %llu cells wrong after the write\n", label, wrong);
+    } else if (test == FRACTAL_RD) {
+        unsigned long long got = 0;
+        CHECK_CUDA(cudaMemsetAsync(p->d_sum, 0, sizeof got, p->stream));
+        fractal_launch_test(m, p, FRACTAL_RD);
+        CHECK_LAUNCH();
+        CHECK_CUDA(cudaStreamSynchronize(p->stream));
+        CHECK_CUDA(cudaMemcpy(&got, p->d_sum, sizeof got, cudaMemcpyDeviceToHost));
+        if (got != p->ref_sum) {
+            fprintf(stderr, "error: %s: rd: sum %llu, expected %llu\n", label, got, p->ref_sum);
+            wrong = 1;
+        }
+    } else {
+        k_fractal_fill_ca<<<p->grid_fill, 256, 0, p->stream>>>(p->d_a, p->f, p->r, p->n, p->cells, p->seed);
+        CHECK_LAUNCH();
+        CHECK_CUDA(cudaMemcpyAsync(p->d_b, p->d_a, p->cells, cudaMemcpyDeviceToDevice, p->stream));
+        p->ca_parity = 0;
+        for (int t = 0; t < FRACTAL_CA_CHECK_STEPS; t++) {
+            fractal_launch_test(m, p, FRACTAL_CA);
+            CHECK_LAUNCH();
+        }
+        CHECK_CUDA(cudaMemsetAsync(p->d_wrong, 0, sizeof(unsigned long long), p->stream));
+        k_fractal_count_diff<<<p->grid_fill, 256, 0, p->stream>>>(p->ca_parity ? p->d_b : p->d_a, p->d_ref, p->cells, p->d_wrong);
+        CHECK_LAUNCH();
+        wrong = fractal_read_wrong(p);
+        if (wrong) fprintf(stderr, "error: %s: ca: %llu cells differ from the CPU after %d steps\n", label, wrong, FRACTAL_CA_CHECK_STEPS);
+    }
+    return wrong;
+}
+
+template <class Map>
+struct fractal_bench_ctx {
+    Map m;
+    fractal_problem *p;
+    int test;
+};
+
+template <class Map>
+static void fractal_bench_fn(void *ctx, cudaStream_t stream)
+{
+    fractal_bench_ctx<Map> *c = (fractal_bench_ctx<Map> *)ctx;
+    (void)stream; /* == c->p->stream */
+    fractal_launch_test(c->m, c->p, c->test);
+}
+
+/* Times one launch of `test` with map m (bench.h: warm-ups, reps samples of batch launches). */
+template <class Map>
+static inline bench_stats fractal_time(const Map &m, fractal_problem *p, int test, const common_opts *c)
+{
+    fractal_bench_ctx<Map> ctx = {m, p, test};
+    return bench_gpu(fractal_bench_fn<Map>, &ctx, p->stream, c->warmup, c->reps, c->batch);
+}
+
+#endif

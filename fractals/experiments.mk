@@ -1,0 +1,17 @@
+# fractals/experiments.mk -- one rule per figure's data (CONVENTIONS.md, section 7).
+# Speedup sweeps (section 6 tests): every fractal of Table 1, every level whose n x n byte
+# array fits (sw: 2^32 cells, rd/ca: 2^30; QUICK: /256), rho = 8 16 32 (s=2), 9 27 (s=3),
+# 4 16 (s=4), maps bb, lambda, lambda-thread.
+run: $(RESDIR)/fractals_speedup_sw.dat $(RESDIR)/fractals_speedup_rd.dat $(RESDIR)/fractals_speedup_ca.dat \
+     $(RESDIR)/fractals_ratio.dat $(RESDIR)/fractals_shapes.dat
+
+$(RESDIR)/fractals_speedup_%.dat: fractals
+	./fractals --test=$* $(RUNFLAGS) --out=$(RESDIR)
+
+# Parallel-space / memory ratio bb/lambda vs n (section 4, (s^2/k)^rb); computed on the host.
+$(RESDIR)/fractals_ratio.dat: fractals
+	./fractals --ratios --out=$(RESDIR)
+
+# The cells of each fractal at a small level (Table 1's pictures); computed on the host.
+$(RESDIR)/fractals_shapes.dat: fractals
+	./fractals --shapes --out=$(RESDIR)
