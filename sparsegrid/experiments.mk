@@ -1,0 +1,21 @@
+# sparsegrid/experiments.mk -- one rule per figure (thesis chapter 5, and two beyond it).
+# Each data file is a real target: only what is missing is measured again.
+run: $(RESDIR)/sparsegrid_fig5_1_2d.dat $(RESDIR)/sparsegrid_fig5_2_3d.dat \
+     $(RESDIR)/sparsegrid_fig5_3_4d.dat $(RESDIR)/sparsegrid_figx1_bandwidth.dat \
+     $(RESDIR)/sparsegrid_figx2_error.dat
+
+# Fig. 5.1: 2D tiles 33x33, Nt = 1..7000 (log-spaced subset)
+$(RESDIR)/sparsegrid_fig5_1_2d.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=5.1 --out=$(RESDIR)
+# Fig. 5.2: 3D tiles 9x9x9, Nt = 1..2500
+$(RESDIR)/sparsegrid_fig5_2_3d.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=5.2 --out=$(RESDIR)
+# Fig. 5.3: 4D tiles 9x9x5x5, Nt = 1..600
+$(RESDIR)/sparsegrid_fig5_3_4d.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=5.3 --out=$(RESDIR)
+# beyond the thesis: up to >= 1 GiB of tiles, GB/s against a copy kernel of the same bytes
+$(RESDIR)/sparsegrid_figx1_bandwidth.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=bandwidth --out=$(RESDIR)
+# beyond the thesis (its future work): sparse vs full grid interpolation error (host only)
+$(RESDIR)/sparsegrid_figx2_error.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=error --out=$(RESDIR)

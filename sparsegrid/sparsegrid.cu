@@ -1,0 +1,445 @@
+/* sparsegrid/sparsegrid.cu -- the thesis's experiments (chapter 5) and ours beyond it.
+ *
+ *   --fig=5.1        33x33 tiles, Nt = 1..7000      -> sparsegrid_fig5_1_2d.dat
+ *   --fig=5.2        9x9x9 tiles, Nt = 1..2500      -> sparsegrid_fig5_2_3d.dat
+ *   --fig=5.3        9x9x5x5 tiles, Nt = 1..600     -> sparsegrid_fig5_3_4d.dat
+ *        per implementation (cpu_tuned = version A, gpu_thesis = version B, gpu_fused =
+ *        ours): t for all tiles, t/Nt, speedup t(1)/(t/Nt) (thesis 5.1, quantities 1-3),
+ *        kernel time and total time with host<->device transfers (pinned memory).
+ *   --fig=bandwidth  the three shapes up to >= 1 GiB of tiles: GB/s (read + write) of each
+ *        implementation against a copy kernel of the same bytes in the same run
+ *                                                   -> sparsegrid_figx1_bandwidth.dat
+ *   --fig=error      (host only, no GPU) the thesis's future work: the regular sparse grid
+ *        kept from the hierarchized full grid, interpolation error vs number of points
+ *                                                   -> sparsegrid_figx2_error.dat
+ * Every configuration is verified before it is timed: the tuned CPU result equals the
+ * float scalar reference bitwise (and the double reference within 1e-5), both GPU versions
+ * equal the CPU bitwise (outputs poisoned with NaN first), and dehierarchization (fused
+ * and thesis-style) equals the CPU's bitwise and returns the input within 4e-6 |u|max. */
+#include <math.h>
+#include <omp.h>
+#include <stdint.h>
+#include "../common/check.h"
+#include "../common/device.h"
+#include "../common/args.h"
+#include "../common/bench.h"
+#include "../common/datfile.h"
+#include "../common/verify.h"
+#include "hierarchize.h"
+#include "kernels.cuh"
+
+#define ROUNDTRIP_TOL 4e-6 /* fp32 round trip error / |u|max (tests/host/test_sparsegrid_hier.c) */
+
+static uint32_t mix32(uint64_t x)
+{
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    return (uint32_t)x;
+}
+/* Input value i for a seed: uniform in [-1, 1), independent of the thread count. */
+static void fill_input(float *h, long long n, long long seed)
+{
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < n; i++)
+        h[i] = (float)(mix32((uint64_t)seed * 0x9E3779B97F4A7C15ULL + (uint64_t)i) >> 8) / 8388608.0f - 1.0f;
+}
+
+typedef struct {
+    const sg_geom *g;
+    sg_b *b;
+    sg_fused *f;
+    const float *d_in;
+    float *d_out;
+    const float *h_in;
+    float *h_out;
+    long long nt;
+    int inverse, threads;
+} run_ctx;
+
+static void run_cpu(void *p)
+{
+    run_ctx *c = (run_ctx *)p;
+    if (sg_cpu_tuned(c->h_in, c->h_out, c->nt, c->g, c->inverse, c->threads)) DIE("out of host memory");
+}
+static void run_b(void *p, cudaStream_t s)
+{
+    run_ctx *c = (run_ctx *)p;
+    sg_b_run(c->b, c->d_in, c->d_out, c->nt, c->inverse, s);
+}
+static void run_fused(void *p, cudaStream_t s)
+{
+    run_ctx *c = (run_ctx *)p;
+    sg_fused_run(c->f, c->d_in, c->d_out, c->nt, c->inverse, s);
+}
+static void run_copy(void *p, cudaStream_t s)
+{
+    run_ctx *c = (run_ctx *)p;
+    k_copy<<<132 * 8, 256, 0, s>>>(c->d_in, c->d_out, c->nt * c->g->size);
+    CHECK_LAUNCH();
+}
+/* upload, transform, download (the thesis's version B includes the transfers) */
+static void run_total(void *p, cudaStream_t s, bench_gpu_fn kernel)
+{
+    run_ctx *c = (run_ctx *)p;
+    size_t bytes = sizeof(float) * c->nt * c->g->size;
+    CHECK_CUDA(cudaMemcpyAsync((void *)c->d_in, c->h_in, bytes, cudaMemcpyHostToDevice, s));
+    kernel(p, s);
+    CHECK_CUDA(cudaMemcpyAsync(c->h_out, c->d_out, bytes, cudaMemcpyDeviceToHost, s));
+}
+static void run_b_total(void *p, cudaStream_t s) { run_total(p, s, run_b); }
+static void run_fused_total(void *p, cudaStream_t s) { run_total(p, s, run_fused); }
+
+typedef struct {
+    int threads, tpb;
+    common_opts c;
+    long long nt_max;
+    datfile *d;
+    cudaStream_t s;
+    char gpu[256];
+} env;
+
+static void fail(env *e, const char *what)
+{
+    datfile_discard(e->d);
+    DIE("verification failed: %s", what);
+}
+
+/* The correctness run of one configuration: CPU tuned vs references, both GPU versions
+ * (both directions) vs the CPU.  h_cpu receives the CPU hierarchization of h_in. */
+static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *f, long long nt, const float *h_in,
+                          float *h_cpu, float *h_tmp, float *h_gpu, float *d_in, float *d_out, float *d_back,
+                          int full_ref)
+{
+    long long n = nt * g->size;
+    size_t bytes = sizeof(float) * n;
+    char what[160];
+    if (sg_cpu_tuned(h_in, h_cpu, nt, g, 0, e->threads)) DIE("out of host memory");
+    if (full_ref) { /* every tile against the scalar float reference; tile 0 against double */
+        float *t = (float *)malloc(sizeof(float) * g->size);
+        double *td = (double *)malloc(sizeof(double) * g->size);
+        if (!t || !td) DIE("out of host memory");
+        for (long long i = 0; i < nt; i++) {
+            memcpy(t, h_in + i * g->size, sizeof(float) * g->size);
+            sg_ref_tile_f(t, g, 0);
+            if (memcmp(t, h_cpu + i * g->size, sizeof(float) * g->size)) fail(e, "cpu tuned != float reference");
+        }
+        double maxc = 0, err = 0;
+        for (long long r = 0; r < g->size; r++) td[r] = h_in[r];
+        sg_ref_tile_d(td, g, 0);
+        for (long long r = 0; r < g->size; r++) maxc = fmax(maxc, fabs(td[r]));
+        for (long long r = 0; r < g->size; r++) err = fmax(err, fabs(td[r] - h_cpu[r]));
+        if (err > 1e-5 * maxc) fail(e, "cpu tuned differs from the double reference by more than 1e-5 |c|max");
+        free(t);
+        free(td);
+    }
+    CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+    for (int impl = 0; impl < 2; impl++) {
+        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes)); /* poison: NaN */
+        if (impl == 0) sg_b_run(b, d_in, d_out, nt, 0, e->s);
+        else sg_fused_run(f, d_in, d_out, nt, 0, e->s);
+        CHECK_CUDA(cudaStreamSynchronize(e->s));
+        CHECK_CUDA(cudaMemcpy(h_gpu, d_out, bytes, cudaMemcpyDeviceToHost));
+        snprintf(what, sizeof what, "%s hierarchization, Nt=%lld", impl ? "gpu_fused" : "gpu_thesis", nt);
+        if (verify_exact(h_gpu, h_cpu, n, sizeof(float), what)) fail(e, what);
+    }
+    /* dehierarchization of the surpluses: bitwise vs the CPU, and back to the input */
+    if (sg_cpu_tuned(h_cpu, h_tmp, nt, g, 1, e->threads)) DIE("out of host memory");
+    double maxu = 0, err = 0;
+#pragma omp parallel for reduction(max : maxu, err)
+    for (long long i = 0; i < n; i++) {
+        maxu = fmax(maxu, fabs(h_in[i]));
+        err = fmax(err, fabs(h_tmp[i] - h_in[i]));
+    }
+    if (err > ROUNDTRIP_TOL * maxu) fail(e, "round trip dehierarchize(hierarchize(u)) != u");
+    for (int impl = 0; impl < 2; impl++) {
+        CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
+        if (impl == 0) sg_b_run(b, d_out, d_back, nt, 1, e->s);
+        else sg_fused_run(f, d_out, d_back, nt, 1, e->s);
+        CHECK_CUDA(cudaStreamSynchronize(e->s));
+        CHECK_CUDA(cudaMemcpy(h_gpu, d_back, bytes, cudaMemcpyDeviceToHost));
+        snprintf(what, sizeof what, "%s dehierarchization, Nt=%lld", impl ? "gpu_fused" : "gpu_thesis", nt);
+        if (verify_exact(h_gpu, h_tmp, n, sizeof(float), what)) fail(e, what);
+    }
+}
+
+static void note_spread(env *e, const char *label, bench_stats st)
+{
+    if (bench_warn_spread(label, st)) datfile_meta(e->d, "warning", "spread %.0f%% for %s", 100 * bench_spread(st), label);
+}
+
+/* ------------------------------------------------------------------ Figs. 5.1 - 5.3 */
+static void fig5(env *e, const char *figname, const char *dims, const long long *nts, int cnt, const char *file,
+                 int argc, char **argv)
+{
+    sg_geom g;
+    char err[200];
+    if (sg_parse_dims(dims, &g, err, sizeof err)) DIE("%s", err);
+    long long ntmax = 0;
+    for (int i = 0; i < cnt; i++) ntmax = nts[i] > ntmax ? nts[i] : ntmax;
+    size_t bytes = sizeof(float) * ntmax * g.size;
+    sg_b b;
+    sg_fused f;
+    if (sg_b_setup(&b, &g)) DIE("version B cannot plan %s", dims);
+    if (sg_fused_setup(&f, &g, e->tpb, e->c.device)) DIE("fused: tile %s does not fit in shared memory", dims);
+    float *h_in, *h_gpu, *h_cpu = (float *)malloc(bytes), *h_tmp = (float *)malloc(bytes), *h_cpu_t = (float *)malloc(bytes);
+    if (!h_cpu || !h_tmp || !h_cpu_t) DIE("out of host memory");
+    CHECK_CUDA(cudaMallocHost(&h_in, bytes));
+    CHECK_CUDA(cudaMallocHost(&h_gpu, bytes));
+    float *d_in = (float *)device_alloc_or_usage(3 * bytes, "three tile buffers");
+    float *d_out = d_in + bytes / 4, *d_back = d_out + bytes / 4;
+    fill_input(h_in, ntmax * g.size, e->c.seed);
+
+    char figure[200];
+    snprintf(figure, sizeof figure, "Fig. %s of the thesis (tiles %s)", figname, dims);
+    dat_meta m = dat_meta_of("sparsegrid", figure, argc, argv, e->gpu, &e->c);
+    datfile d;
+    e->d = &d;
+    datfile_open(&d, e->c.out, file, &m);
+    datfile_meta(&d, "tile", "%s (%lld points, %lld bytes)", dims, g.size, g.size * 4);
+    datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads (omp_get_num_procs %d)", e->threads, omp_get_num_procs());
+    datfile_meta(&d, "fused", "%d tiles per block, %d threads, %zu bytes shared memory", f.tpb, SG_FUSED_THREADS, f.smem_hier);
+    datfile_meta(&d, "columns", "median_ms/min_ms/max_ms: hierarchization of all Nt tiles, on the device (kernel time) "
+                                "or in host memory (cpu); per_tile_ms = median/Nt; speedup_x = t(1)/(t/Nt); total_*: "
+                                "with upload and download (pinned host memory; cpu: = kernel time)");
+    datfile_meta(&d, "cache", "the largest Nt moves %.1f MB (read + write): data may sit in the L2 cache", 2.0 * bytes / 1e6);
+    datfile_columns(&d, "impl nt tile_points median_ms min_ms max_ms per_tile_ms speedup_x total_ms total_min_ms "
+                        "total_max_ms total_speedup_x batch");
+    const char *names[3] = {"cpu_tuned", "gpu_thesis", "gpu_fused"};
+    double t1[3] = {0, 0, 0}, t1tot[3] = {0, 0, 0}, last[3] = {0, 0, 0};
+    for (int i = 0; i < cnt; i++) {
+        long long nt = nts[i];
+        verify_config(e, &g, &b, &f, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 1);
+        run_ctx x = {&g, &b, &f, d_in, d_out, h_in, h_cpu_t, nt, 0, e->threads};
+        for (int impl = 0; impl < 3; impl++) {
+            bench_stats st, tot;
+            char label[96];
+            snprintf(label, sizeof label, "%s Nt=%lld", names[impl], nt);
+            if (impl == 0) {
+                x.h_out = h_cpu_t;
+                st = bench_host(run_cpu, &x, e->c.warmup, e->c.reps, e->c.batch);
+                tot = st;
+            } else {
+                x.h_out = h_gpu;
+                st = bench_gpu(impl == 1 ? run_b : run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                tot = bench_gpu(impl == 1 ? run_b_total : run_fused_total, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+            }
+            note_spread(e, label, st);
+            if (i == 0) { t1[impl] = st.median * nt; t1tot[impl] = tot.median * nt; }
+            double per = st.median / nt;
+            datfile_row(&d, "%s %lld %lld %.6f %.6f %.6f %.8f %.3f %.6f %.6f %.6f %.3f %d", names[impl], nt, g.size,
+                        st.median, st.min, st.max, per, t1[impl] / per, tot.median, tot.min, tot.max,
+                        t1tot[impl] / (tot.median / nt), st.batch);
+            fprintf(stderr, "fig %s %-10s Nt=%5lld  t=%9.4f ms  t/Nt=%9.6f ms  speedup %6.1fx  with transfers %9.4f ms\n",
+                    figname, names[impl], nt, st.median, per, t1[impl] / per, tot.median);
+            last[impl] = st.median;
+        }
+    }
+    datfile_meta(&d, "result", "at Nt=%lld: gpu_fused %.1fx faster than cpu_tuned (%d threads), gpu_thesis %.2fx (kernel time)",
+                 nts[cnt - 1], last[0] / last[2], e->threads, last[0] / last[1]);
+    fprintf(stderr, "fig %s at Nt=%lld: gpu_fused is %.1fx the cpu_tuned speed, gpu_thesis %.2fx\n", figname,
+            nts[cnt - 1], last[0] / last[2], last[0] / last[1]);
+    datfile_commit(&d);
+    sg_fused_free(&f);
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFreeHost(h_in));
+    CHECK_CUDA(cudaFreeHost(h_gpu));
+    free(h_cpu);
+    free(h_tmp);
+    free(h_cpu_t);
+}
+
+/* ------------------------------------------------------------ bandwidth beyond the L2 */
+static void fig_bandwidth(env *e, int argc, char **argv)
+{
+    const char *shapes[3] = {"33x33", "9x9x9", "9x9x5x5"};
+    int maxlog = e->c.quick ? 26 : 30; /* largest tile set: 2^maxlog bytes (1 GiB; quick 64 MiB) */
+    size_t cap = ((size_t)1 << maxlog) + (size_t)4 * 2025 * 4;
+    float *h_in = (float *)malloc(cap), *h_cpu = (float *)malloc(cap), *h_tmp = (float *)malloc(cap),
+          *h_gpu = (float *)malloc(cap);
+    if (!h_in || !h_cpu || !h_tmp || !h_gpu) DIE("out of host memory");
+    float *d_in = (float *)device_alloc_or_usage(3 * cap, "three tile buffers of 1 GiB");
+    float *d_out = d_in + cap / 4, *d_back = d_out + cap / 4;
+    fill_input(h_in, (long long)(cap / 4), e->c.seed);
+    int l2 = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, e->c.device));
+
+    dat_meta m = dat_meta_of("sparsegrid", "beyond the thesis: large Nt, GB/s vs a copy of the same bytes", argc, argv,
+                             e->gpu, &e->c);
+    datfile d;
+    e->d = &d;
+    datfile_open(&d, e->c.out, "sparsegrid_figx1_bandwidth.dat", &m);
+    datfile_meta(&d, "l2_bytes", "%d", l2);
+    datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads", e->threads);
+    datfile_meta(&d, "columns", "bytes_moved = 2 * Nt * tile bytes (read + write once); gbs = bytes_moved / median; "
+                                "pct_copy = gbs / gbs of the copy kernel at the same size (same run); beyond_l2 = "
+                                "bytes_moved > L2 size");
+    datfile_columns(&d, "shape impl nt bytes_moved median_ms min_ms max_ms gbs pct_copy beyond_l2 batch");
+    const char *names[5] = {"copy", "gpu_fused", "gpu_fused_inverse", "gpu_thesis", "cpu_tuned"};
+    for (int s = 0; s < 3; s++) {
+        sg_geom g;
+        char err[200];
+        sg_parse_dims(shapes[s], &g, err, sizeof err);
+        sg_b b;
+        sg_fused f;
+        if (sg_b_setup(&b, &g) || sg_fused_setup(&f, &g, e->tpb, e->c.device)) DIE("cannot plan %s", shapes[s]);
+        double big_pct = 0;
+        for (int lg = 20; lg <= maxlog; lg += 2) {
+            long long nt = (((long long)1 << lg) + g.size * 4 - 1) / (g.size * 4);
+            double moved = 2.0 * nt * g.size * 4;
+            verify_config(e, &g, &b, &f, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 0);
+            run_ctx x = {&g, &b, &f, d_in, d_out, h_in, h_tmp, nt, 0, e->threads};
+            double copy_gbs = 0;
+            for (int impl = 0; impl < 5; impl++) {
+                bench_stats st;
+                x.inverse = impl == 2;
+                x.d_in = impl == 2 ? d_out : d_in; /* dehierarchize the surpluses */
+                x.d_out = impl == 2 ? d_back : d_out;
+                if (impl == 0) st = bench_gpu(run_copy, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                else if (impl == 1 || impl == 2) st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                else if (impl == 3) st = bench_gpu(run_b, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                else st = bench_host(run_cpu, &x, e->c.warmup, e->c.reps, e->c.batch);
+                double gbs = moved / (st.median * 1e-3) / 1e9;
+                if (impl == 0) copy_gbs = gbs;
+                char label[96];
+                snprintf(label, sizeof label, "%s %s Nt=%lld", shapes[s], names[impl], nt);
+                note_spread(e, label, st);
+                datfile_row(&d, "%s %s %lld %.0f %.6f %.6f %.6f %.1f %.1f %d %d", shapes[s], names[impl], nt, moved,
+                            st.median, st.min, st.max, gbs, 100 * gbs / copy_gbs, moved > l2, st.batch);
+                fprintf(stderr, "bandwidth %-8s %-18s Nt=%8lld %8.1f MB  %9.4f ms  %7.1f GB/s  %5.1f%% of copy%s\n",
+                        shapes[s], names[impl], nt, moved / 1e6, st.median, gbs, 100 * gbs / copy_gbs,
+                        moved > l2 ? "" : "  (fits in L2)");
+                if (impl == 1) big_pct = 100 * gbs / copy_gbs;
+            }
+        }
+        datfile_meta(&d, "result", "%s: gpu_fused at the largest Nt reaches %.1f%% of the copy kernel", shapes[s], big_pct);
+        sg_fused_free(&f);
+    }
+    datfile_commit(&d);
+    CHECK_CUDA(cudaFree(d_in));
+    free(h_in);
+    free(h_cpu);
+    free(h_tmp);
+    free(h_gpu);
+}
+
+/* ------------------------------------------------- sparse grid error (host only, double) */
+
+/* The smooth test function: a Gaussian bump, f(x) = exp(-|x - 0.3|^2) (bounded mixed
+ * derivatives, as sparse grid interpolation needs). */
+static double f_test(const double *x, int d)
+{
+    double s = 0;
+    for (int j = 0; j < d; j++) s += (x[j] - 0.3) * (x[j] - 0.3);
+    return exp(-s);
+}
+
+static void fig_error(env *e, int argc, char **argv)
+{
+    dat_meta m = dat_meta_of("sparsegrid", "beyond the thesis (its future work): sparse vs full grid interpolation error",
+                             argc, argv, "none (host only)", &e->c);
+    datfile d;
+    e->d = &d;
+    datfile_open(&d, e->c.out, "sparsegrid_figx2_error.dat", &m);
+    const int samples = e->c.quick ? 2000 : 20000;
+    datfile_meta(&d, "function", "f(x) = exp(-|x - 0.3|^2) on [0,1]^d");
+    datfile_meta(&d, "columns", "errors over %d random points (max and root mean square) of the piecewise d-linear "
+                                "interpolant on the full grid of the level and of the regular sparse grid kept "
+                                "from its surpluses (sum_j max(l_j, 1) <= level + d - 1, boundary included)", samples);
+    datfile_columns(&d, "d level points_full points_sparse err_full_max err_full_l2 err_sparse_max err_sparse_l2");
+    for (int dd = 1; dd <= 4; dd++) {
+        int Lmax = dd == 1 ? 14 : dd == 2 ? 11 : dd == 3 ? 7 : 5;
+        if (e->c.quick) Lmax -= 2;
+        for (int L = 1; L <= Lmax; L++) {
+            int n[SG_MAXD];
+            char err[200];
+            sg_geom g;
+            for (int j = 0; j < dd; j++) n[j] = (1 << L) + 1;
+            if (sg_geom_init(&g, dd, n, err, sizeof err)) DIE("%s", err);
+            double *full = (double *)malloc(sizeof(double) * g.size), *sp = (double *)malloc(sizeof(double) * g.size);
+            if (!full || !sp) DIE("out of host memory");
+            long long kept = 0;
+#pragma omp parallel for reduction(+ : kept)
+            for (long long r = 0; r < g.size; r++) {
+                double x[SG_MAXD];
+                long long idx[SG_MAXD];
+                for (int j = 0; j < dd; j++) { idx[j] = (r / g.stride[j]) % n[j]; x[j] = (double)idx[j] / (n[j] - 1); }
+                full[r] = sp[r] = f_test(x, dd);
+                kept += sg_in_sparse(idx, dd, L);
+            }
+            sg_ref_tile_d(sp, &g, 0); /* surpluses */
+#pragma omp parallel for
+            for (long long r = 0; r < g.size; r++) {
+                long long idx[SG_MAXD];
+                for (int j = 0; j < dd; j++) idx[j] = (r / g.stride[j]) % n[j];
+                if (!sg_in_sparse(idx, dd, L)) sp[r] = 0; /* drop the subspaces beyond the diagonal */
+            }
+            sg_ref_tile_d(sp, &g, 1); /* the sparse interpolant's values on the full grid */
+            double ef = 0, ef2 = 0, es = 0, es2 = 0;
+            for (int s = 0; s < samples; s++) {
+                double x[SG_MAXD];
+                for (int j = 0; j < dd; j++) x[j] = (mix32((uint64_t)s * 8 + j + 1000003ULL * e->c.seed) + 0.5) / 4294967296.0;
+                double fx = f_test(x, dd), a = fabs(sg_eval_multilinear(full, dd, L, x) - fx),
+                       b = fabs(sg_eval_multilinear(sp, dd, L, x) - fx);
+                ef = fmax(ef, a); ef2 += a * a;
+                es = fmax(es, b); es2 += b * b;
+            }
+            datfile_row(&d, "%d %d %lld %lld %.6e %.6e %.6e %.6e", dd, L, g.size, kept, ef, sqrt(ef2 / samples), es,
+                        sqrt(es2 / samples));
+            fprintf(stderr, "error d=%d level=%2d full %9lld points: max %.3e | sparse %8lld points: max %.3e\n", dd, L,
+                    g.size, ef, kept, es);
+            free(full);
+            free(sp);
+        }
+    }
+    datfile_commit(&d);
+}
+
+int main(int argc, char **argv)
+{
+    env e;
+    memset(&e, 0, sizeof e);
+    e.c = common_opts_default();
+    const char *fig = "5.1";
+    long long nt_max = 0;
+    arg_opt opts[] = {
+        COMMON_ARGS(e.c),
+        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth error"},
+        {"threads", ARG_INT, &e.threads, "CPU threads of cpu_tuned (0: all processors)", 0, 1024, NULL},
+        {"tiles-per-block", ARG_INT, &e.tpb, "fused kernel: tiles per block (0: auto)", 0, 4096, NULL},
+        {"nt-max", ARG_LONG, &nt_max, "Figs. 5.x: only Nt up to this (0: the thesis's range)", 0, 1000000, NULL},
+    };
+    args_parse(argc, argv, opts, ARGS_COUNT(opts), "sparsegrid [options]",
+               "Hierarchization of full grids (thesis ch. 5): CPU tuned vs GPU thesis-style vs GPU fused.");
+    common_opts_finish(&e.c);
+    if (e.threads == 0) e.threads = omp_get_num_procs();
+
+    if (!strcmp(fig, "error")) { /* host only: no GPU needed */
+        fig_error(&e, argc, argv);
+        return 0;
+    }
+    device_require(e.c.device, 7, 5);
+    device_describe(e.c.device, e.gpu, sizeof e.gpu);
+    CHECK_CUDA(cudaStreamCreate(&e.s));
+    if (!strcmp(fig, "bandwidth")) {
+        fig_bandwidth(&e, argc, argv);
+    } else {
+        /* log-spaced subsets of the thesis's ranges (section 5.1: 1..7000, 1..2500, 1..600) */
+        static const long long n1[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 4000, 7000};
+        static const long long n2[] = {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500};
+        static const long long n3[] = {1, 2, 5, 10, 20, 50, 100, 200, 400, 600};
+        static const long long q1[] = {1, 10, 100, 1000, 7000}, q2[] = {1, 10, 100, 2500}, q3[] = {1, 10, 100, 600};
+        int which = fig[2] - '1';
+        const long long *lists[3][2] = {{n1, q1}, {n2, q2}, {n3, q3}};
+        int counts[3][2] = {{13, 5}, {11, 4}, {10, 4}};
+        const char *dims[3] = {"33x33", "9x9x9", "9x9x5x5"};
+        const char *files[3] = {"sparsegrid_fig5_1_2d.dat", "sparsegrid_fig5_2_3d.dat", "sparsegrid_fig5_3_4d.dat"};
+        long long nts[16];
+        int cnt = 0;
+        for (int i = 0; i < counts[which][e.c.quick]; i++) {
+            long long v = lists[which][e.c.quick][i];
+            if (!nt_max || v <= nt_max) nts[cnt++] = v;
+        }
+        fig5(&e, fig, dims[which], nts, cnt, files[which], argc, argv);
+    }
+    CHECK_CUDA(cudaStreamDestroy(e.s));
+    return 0;
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Command-line contract of sparsegrid/hierarchize (the users' tool) and sparsegrid/sparsegrid:
+# --help; bad input (bad dims, wrong file size, missing file, bad options) -> one error line,
+# exit 2, no output file; --backend=cpu works without a GPU: constant tiles give surpluses
+# 1 at the corners and 0 elsewhere, hierarchize + --inverse returns the input (fp32
+# tolerance 1e-5 on values in [1, 2)); --backend=gpu equals --backend=cpu bitwise, or exits
+# 77 (SKIP) when there is no GPU.
+set -u
+prog=sparsegrid/hierarchize
+exp=sparsegrid/sparsegrid
+for p in $prog $exp; do [ -x $p ] || { echo "FAILED: $p not built (make -C sparsegrid)"; exit 1; }; done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() { # expect CODE ARGS...   (runs $prog)
+  want=$1; shift
+  out=$("$prog" "$@" 2>&1); rc=$?
+  if [ $rc -ne "$want" ]; then echo "FAILED: $prog $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
+  printf '%s\n' "$out"
+}
+lines() { printf '%s\n' "$1" | grep -c .; }
+# N floats in [1, 2): bytes (x, y, 0x80|z, 0x3f) little-endian, deterministic
+mkfloats() {
+  local n=$1 f=$2 i fmt=""
+  for ((i = 0; i < n; i++)); do
+    fmt+=$(printf '\\%03o\\%03o\\%03o\\077' $(( (i * 37) % 256 )) $(( (i * 11 + 5) % 256 )) $(( 128 + (i * 7) % 128 )))
+    if (( i % 512 == 511 || i == n - 1 )); then printf "$fmt" >> "$f"; fmt=""; fi
+  done
+}
+floats() { od -An -v -f "$1" | tr -s ' \t' '\n\n' | grep -v '^$'; }
+
+# --help, option errors
+expect 0 --help | grep -q -- '--dims=V' || { echo "FAILED: --help lacks --dims"; fail=1; }
+expect 2 >/dev/null
+expect 2 --bogus >/dev/null
+expect 2 --dims=33x33 --tiles=0 --in=x --out=y >/dev/null
+expect 2 --dims=33x33 --tiles=1 --in=x --out=y --backend=tpu >/dev/null
+
+# bad input: one line, exit 2, output not created
+mkfloats 1089 "$tmp/one33.raw"       # one 33x33 tile
+for args in "--dims=10x10 --tiles=1 --in=$tmp/one33.raw" \
+            "--dims=33x32 --tiles=1 --in=$tmp/one33.raw" \
+            "--dims=9x9x5x5x3 --tiles=1 --in=$tmp/one33.raw" \
+            "--dims=33x33x --tiles=1 --in=$tmp/one33.raw" \
+            "--dims=33x33 --tiles=2 --in=$tmp/one33.raw" \
+            "--dims=17x17 --tiles=1 --in=$tmp/one33.raw" \
+            "--dims=33x33 --tiles=1 --in=$tmp/missing.raw" \
+            "--dims=33x33 --tiles=1 --in=$tmp" \
+            "--dims=33x33 --tiles=1 --in=$tmp/one33.raw --backend=gpu --device=99 --out=$tmp/one33.raw"; do
+  rm -f "$tmp/out.raw"
+  msg=$(expect 2 $args --out=$tmp/out.raw)
+  [ "$(lines "$msg")" -le 2 ] || { echo "FAILED: more than one line for: $args"; echo "$msg"; fail=1; }
+  printf '%s\n' "$msg" | grep -q '^error: ' || { echo "FAILED: no 'error:' line for: $args"; fail=1; }
+  [ -e "$tmp/out.raw" ] && { echo "FAILED: output created for: $args"; fail=1; }
+  ls "$tmp"/out.raw.tmp >/dev/null 2>&1 && { echo "FAILED: temporary output left for: $args"; fail=1; }
+done
+
+# constant tiles: d-linear, so only the corners keep a (unit) surplus
+: > "$tmp/ones.raw"
+for ((i = 0; i < 2 * 1089; i++)); do printf '\000\000\200\077'; done > "$tmp/ones.raw"
+expect 0 --dims=33x33 --tiles=2 --in="$tmp/ones.raw" --out="$tmp/ones.h" --backend=cpu --quiet >/dev/null
+if [ -f "$tmp/ones.h" ]; then
+  read -r nz sum <<<"$(floats "$tmp/ones.h" | awk '$1 != 0 { nz++; s += $1 } END { print nz + 0, s + 0 }')"
+  [ "$nz" = 8 ] && [ "$sum" = 8 ] || { echo "FAILED: constant tiles: $nz nonzero surpluses summing to $sum (want 8, 8)"; fail=1; }
+else echo "FAILED: no output for constant tiles"; fail=1; fi
+
+# round trip on the CPU, 3 tiles of 9x9x5x5 (anisotropic 4D)
+mkfloats 6075 "$tmp/u.raw"
+expect 0 --dims=9x9x5x5 --tiles=3 --in="$tmp/u.raw" --out="$tmp/c.raw" --quiet >/dev/null
+expect 0 --dims=9x9x5x5 --tiles=3 --in="$tmp/c.raw" --out="$tmp/u2.raw" --inverse --quiet >/dev/null
+if [ -f "$tmp/u2.raw" ]; then
+  cmp -s "$tmp/u.raw" "$tmp/c.raw" && { echo "FAILED: hierarchization changed nothing"; fail=1; }
+  bad=$(paste <(floats "$tmp/u.raw") <(floats "$tmp/u2.raw") | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5) b++ } END { print b + 0 }')
+  [ "$bad" = 0 ] || { echo "FAILED: round trip: $bad values off by more than 1e-5"; fail=1; }
+else echo "FAILED: round trip produced no file"; fail=1; fi
+
+# the GPU backend equals the CPU backend bitwise (or SKIP without a GPU)
+"$prog" --dims=9x9x5x5 --tiles=3 --in="$tmp/u.raw" --out="$tmp/cg.raw" --backend=gpu --quiet > "$tmp/gpu.log" 2>&1
+rc=$?
+if [ $rc -eq 77 ]; then
+  grep -q '^SKIP' "$tmp/gpu.log" || { echo "FAILED: exit 77 without a SKIP line"; fail=1; }
+  [ -e "$tmp/cg.raw" ] && { echo "FAILED: output created without a GPU"; fail=1; }
+  echo "note: no GPU, --backend=gpu skipped (exit 77)"
+elif [ $rc -eq 0 ]; then
+  cmp "$tmp/c.raw" "$tmp/cg.raw" || { echo "FAILED: gpu hierarchization != cpu"; fail=1; }
+  "$prog" --dims=9x9x5x5 --tiles=3 --in="$tmp/c.raw" --out="$tmp/ug.raw" --backend=gpu --inverse --quiet
+  cmp "$tmp/u2.raw" "$tmp/ug.raw" || { echo "FAILED: gpu dehierarchization != cpu"; fail=1; }
+  "$prog" --dims=33x33 --tiles=1 --in="$tmp/one33.raw" --out="$tmp/g33.raw" --backend=gpu --quiet
+  "$prog" --dims=33x33 --tiles=1 --in="$tmp/one33.raw" --out="$tmp/c33.raw" --backend=cpu --quiet
+  cmp "$tmp/g33.raw" "$tmp/c33.raw" || { echo "FAILED: gpu != cpu for 33x33"; fail=1; }
+else
+  echo "FAILED: --backend=gpu exit $rc"; cat "$tmp/gpu.log"; fail=1
+fi
+
+# the experiment program: options
+out=$("$exp" --help 2>&1) || { echo "FAILED: $exp --help"; fail=1; }
+printf '%s\n' "$out" | grep -q -- '--fig=V' || { echo "FAILED: $exp --help lacks --fig"; fail=1; }
+"$exp" --fig=5.4 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAILED: $exp --fig=5.4 not exit 2"; fail=1; }
+"$exp" --threads=-1 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAILED: $exp --threads=-1 not exit 2"; fail=1; }
+"$exp" --fig=error --quick --out="$tmp/res" >/dev/null 2>&1 || { echo "FAILED: $exp --fig=error (host only)"; fail=1; }
+[ -f "$tmp/res/sparsegrid_figx2_error.dat" ] || { echo "FAILED: no error data file"; fail=1; }
+
+[ $fail -eq 0 ] && echo "test_sparsegrid_cli: ok"
+exit $fail

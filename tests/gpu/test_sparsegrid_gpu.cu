@@ -1,0 +1,97 @@
+/* GPU tests of sparsegrid/kernels.cuh: the thesis-style kernel (version B) and the fused
+ * kernel, hierarchization and dehierarchization, equal the CPU (tuned, itself equal to the
+ * float reference) bitwise, for d = 1..4, isotropic and anisotropic tiles, several tile
+ * counts and tiles per block; outputs are poisoned (NaN) first; f = prod x_i^2 gives the
+ * exact surpluses on the GPU.  Exit 77 without a GPU. */
+#include "../../common/device.h"
+#include "../../common/testlib.h"
+#include "../../sparsegrid/hierarchize.h"
+#include "../../sparsegrid/kernels.cuh"
+
+static float rnd(unsigned long long i)
+{
+    i ^= i >> 33; i *= 0xff51afd7ed558ccdULL; i ^= i >> 33; i *= 0xc4ceb9fe1a85ec53ULL; i ^= i >> 33;
+    return (float)((unsigned)i >> 8) / 8388608.0f - 1.0f;
+}
+
+static void check_shape(const char *dims, long long nt, int tpb, int prodx2)
+{
+    sg_geom g;
+    char err[200];
+    T_CHECK(sg_parse_dims(dims, &g, err, sizeof err) == 0);
+    long long n = nt * g.size;
+    size_t bytes = sizeof(float) * n;
+    float *h = (float *)malloc(bytes), *ref = (float *)malloc(bytes), *inv = (float *)malloc(bytes),
+          *got = (float *)malloc(bytes);
+    for (long long i = 0; i < n; i++) {
+        if (prodx2) {
+            long long r = i % g.size;
+            double f = 1;
+            for (int k = 0; k < g.d; k++) { double x = (double)((r / g.stride[k]) % g.n[k]) / (g.n[k] - 1); f *= x * x; }
+            h[i] = (float)f;
+        } else h[i] = rnd(i + 1000 * nt);
+    }
+    T_CHECK(sg_cpu_tuned(h, ref, nt, &g, 0, 4) == 0);
+    T_CHECK(sg_cpu_tuned(ref, inv, nt, &g, 1, 4) == 0);
+    if (prodx2) { /* exact surpluses: boundary values, -4^-lev, products */
+        int bad = 0;
+        for (long long i = 0; i < n; i++) {
+            long long r = i % g.size;
+            double c = 1;
+            for (int k = 0; k < g.d; k++) {
+                long long ix = (r / g.stride[k]) % g.n[k];
+                int lev = sg_point_level(ix, g.l[k]);
+                c *= lev == 0 ? (ix == 0 ? 0.0 : 1.0) : -ldexp(1.0, -2 * lev);
+            }
+            bad += ref[i] != (float)c;
+        }
+        T_EQ_INT(bad, 0);
+    }
+    sg_b b;
+    sg_fused f;
+    T_CHECK(sg_b_setup(&b, &g) == 0);
+    T_CHECK(sg_fused_setup(&f, &g, tpb, 0) == 0);
+    float *d_in, *d_out, *d_back;
+    CHECK_CUDA(cudaMalloc(&d_in, bytes));
+    CHECK_CUDA(cudaMalloc(&d_out, bytes));
+    CHECK_CUDA(cudaMalloc(&d_back, bytes));
+    CHECK_CUDA(cudaMemcpy(d_in, h, bytes, cudaMemcpyHostToDevice));
+    for (int impl = 0; impl < 2; impl++) {
+        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes));
+        if (impl) sg_fused_run(&f, d_in, d_out, nt, 0, 0);
+        else sg_b_run(&b, d_in, d_out, nt, 0, 0);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemcpy(got, d_out, bytes, cudaMemcpyDeviceToHost));
+        if (!T_CHECK(memcmp(got, ref, bytes) == 0))
+            fprintf(stderr, "  %s Nt=%lld tpb=%d: %s hierarchization differs\n", dims, nt, tpb, impl ? "fused" : "B");
+        CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
+        if (impl) sg_fused_run(&f, d_out, d_back, nt, 1, 0);
+        else sg_b_run(&b, d_out, d_back, nt, 1, 0);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemcpy(got, d_back, bytes, cudaMemcpyDeviceToHost));
+        if (!T_CHECK(memcmp(got, inv, bytes) == 0))
+            fprintf(stderr, "  %s Nt=%lld tpb=%d: %s dehierarchization differs\n", dims, nt, tpb, impl ? "fused" : "B");
+    }
+    sg_fused_free(&f);
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_out));
+    CHECK_CUDA(cudaFree(d_back));
+    free(h); free(ref); free(inv); free(got);
+}
+
+int main(void)
+{
+    device_require(0, 7, 5);
+    const char *shapes[] = {"2", "3", "33", "1025", "3x3", "33x33", "3x17", "2x9", "129x129", "9x9x9", "5x3x17",
+                            "2x2x9", "9x9x5x5", "3x5x9x2", "17x17x17", "5x5x5x5", "17x3x3x5"};
+    long long nts[] = {1, 7, 300};
+    int tpbs[] = {0, 1, 3};
+    for (int s = 0; s < (int)(sizeof shapes / sizeof *shapes); s++)
+        for (int i = 0; i < 3; i++)
+            for (int t = 0; t < 3; t++) check_shape(shapes[s], nts[i], tpbs[t], 0);
+    check_shape("33x33", 5, 0, 1);
+    check_shape("9x9x5x5", 5, 0, 1);
+    check_shape("9x9x9", 3, 2, 1);
+    check_shape("1025", 2, 0, 1);
+    return T_DONE();
+}
