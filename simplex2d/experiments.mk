@@ -1,0 +1,43 @@
+# simplex2d/experiments.mk -- one rule per paper figure / table; each makes a real .dat file.
+# Sweep knobs (the paper's x axis: N = 1024 .. 30720 in steps of 1024, rho = 16):
+# first, last and step of the n sweep of Fig. 3 and Fig. 5
+NMIN ?= 1024
+NMAX ?= 30720
+NSTEP ?= 1024
+# block side of the sweeps (the paper's rho)
+RHO ?= 16
+# n of the rho table and of the coarsened-write experiment (2^15: the issue's goal size)
+NBIG ?= 32768
+# the layout pictures: small n and rho
+LAYOUT_N ?= 32
+LAYOUT_RHO ?= 4
+LAYOUT_MAPS := bb rb rec utm lambda-exact recursive
+
+SWEEP := --nmin=$(NMIN) --nmax=$(NMAX) --nstep=$(NSTEP) --rho=$(RHO)
+FIG5_KERNELS := dummy edm4d collision3d collision1d write
+
+run: $(RESDIR)/simplex2d_fig3_dummy.dat \
+     $(addprefix $(RESDIR)/simplex2d_fig5_,$(addsuffix .dat,$(FIG5_KERNELS))) \
+     $(RESDIR)/simplex2d_tab_rho.dat $(RESDIR)/simplex2d_coarse_write.dat \
+     $(addprefix $(RESDIR)/simplex2d_layout_,$(addsuffix .dat,$(LAYOUT_MAPS)))
+
+# Fig. 3: improvement of the lambda square-root variants over BB, dummy kernel
+$(RESDIR)/simplex2d_fig3_dummy.dat: simplex2d
+	./simplex2d $(RUNFLAGS) --exp=fig3 $(SWEEP) --out=$(RESDIR)
+
+# Fig. 5: improvement of every map over BB, one file per kernel (write: the issue's goal)
+$(RESDIR)/simplex2d_fig5_%.dat: simplex2d
+	./simplex2d $(RUNFLAGS) --exp=fig5 --kernel=$* $(SWEEP) --out=$(RESDIR)
+
+# README table: rho in {8, 16, 32} at n = NBIG, dummy and write kernels, every map
+$(RESDIR)/simplex2d_tab_rho.dat: simplex2d
+	./simplex2d $(RUNFLAGS) --exp=rho --n=$(NBIG) --out=$(RESDIR)
+
+# Coarsened triangular write vs a linear fill of the same bytes (GB/s)
+$(RESDIR)/simplex2d_coarse_write.dat: simplex2d
+	./simplex2d $(RUNFLAGS) --exp=coarse --n=$(NBIG) --rho=$(RHO) --out=$(RESDIR)
+
+# Layout pictures (no GPU): which block/thread covers which cell
+$(RESDIR)/simplex2d_layout_%.dat: simplex2d
+	@mkdir -p $(RESDIR)
+	./simplex2d --layout --map=$* --n=$(LAYOUT_N) --rho=$(LAYOUT_RHO) > $@.tmp && mv $@.tmp $@

@@ -1,0 +1,275 @@
+/* simplex2d/kernels.cuh -- the test kernels of Navarro et al. (arXiv:1609.01490, section 5),
+ * each templated on the thread map (map.h), plus the checks that run on the device.
+ *
+ *   k_dummy<M>        the cost of the map alone: compute (i, j), write i + j to one location
+ *   k_write<M>        every thread writes its cell of the n x n matrix (memory-bound)
+ *   k_write_coarse<M> 32 x 32 cells per block of 8 x 8 threads, 16-byte stores (ours)
+ *   k_edm4d<M>        Euclidean distance matrix of 4 features read from global memory
+ *   k_collision3d<M>  spheres; the block stages its rho row- and rho column-spheres in shared
+ *   k_collision1d<M>  the 1D analogue (intervals)
+ *   k_cover<M>        counts the hits of every cell (exact coverage check on the device)
+ * The triangle: cells 0 <= j <= i < n (dummy, write, cover); the pair kernels use j < i.
+ * Matrices are row-major n x n, 4-byte words, element (i, j) at i n + j. */
+#ifndef SIMPLEX2D_KERNELS_CUH
+#define SIMPLEX2D_KERNELS_CUH
+
+#include <stdint.h>
+#include "../common/check.h"
+#include "map.h"
+
+#define S2_POISON 0xDEADBEEFu
+
+/* The value k_write stores at (i, j): distinct per cell, so a misplaced store is caught. */
+static inline HD uint32_t s2_write_value(uint32_t i, uint32_t j) { return i * 65599u + j + 1u; }
+
+/* EDM entry of two 4-feature points, with every rounding explicit (no FMA contraction) so
+ * that the host reference computes the same bits. */
+static inline HD float s2_edm(float4 a, float4 b)
+{
+    float dx = S2_FADD(a.x, -b.x), dy = S2_FADD(a.y, -b.y), dz = S2_FADD(a.z, -b.z), dw = S2_FADD(a.w, -b.w);
+    float s = S2_FADD(S2_FADD(S2_FMUL(dx, dx), S2_FMUL(dy, dy)), S2_FADD(S2_FMUL(dz, dz), S2_FMUL(dw, dw)));
+    return sqrtf(s);
+}
+
+/* Spheres (x, y, z, r) collide when |p - q|^2 < (r_p + r_q)^2; explicit roundings as above. */
+static inline HD int s2_hit3(float4 a, float4 b)
+{
+    float dx = S2_FADD(a.x, -b.x), dy = S2_FADD(a.y, -b.y), dz = S2_FADD(a.z, -b.z), r = S2_FADD(a.w, b.w);
+    float d2 = S2_FADD(S2_FADD(S2_FMUL(dx, dx), S2_FMUL(dy, dy)), S2_FMUL(dz, dz));
+    return d2 < S2_FMUL(r, r);
+}
+
+/* Intervals (x, r) collide when |x_p - x_q| < r_p + r_q. */
+static inline HD int s2_hit1(float2 a, float2 b) { return fabsf(S2_FADD(a.x, -b.x)) < S2_FADD(a.y, b.y); }
+
+#ifdef __CUDACC__
+
+template <int M>
+__global__ void k_dummy(s2_grid g, uint32_t launch, uint32_t *out)
+{
+    uint32_t i, j;
+    if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, 0, &i, &j)) return;
+    *out = i + j;
+}
+
+template <int M>
+__global__ void k_write(s2_grid g, uint32_t launch, uint32_t *mat)
+{
+    uint32_t i, j;
+    if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, 0, &i, &j)) return;
+    mat[(size_t)i * g.n + j] = s2_write_value(i, j);
+}
+
+template <int M>
+__global__ void k_cover(s2_grid g, uint32_t launch, uint32_t *cnt, int strict)
+{
+    uint32_t i, j;
+    if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, strict, &i, &j)) return;
+    atomicAdd(&cnt[(size_t)i * g.n + j], 1u);
+}
+
+template <int M>
+__global__ void k_edm4d(s2_grid g, uint32_t launch, const float4 *__restrict__ p, float *__restrict__ d)
+{
+    uint32_t i, j;
+    if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, 1, &i, &j)) return;
+    d[(size_t)i * g.n + j] = s2_edm(p[i], p[j]);
+}
+
+/* Pair kernels with shared staging: the block's rho row objects and rho column objects are
+ * loaded once (section 5, test 3).  The block-level decision comes first (uniform), so every
+ * thread of a working block reaches __syncthreads.  utm (thread space) reads global memory. */
+template <int M, typename T, int DIM>
+__device__ inline void s2_collide(const s2_grid &g, uint32_t launch, const T *__restrict__ obj,
+                                  unsigned long long *count)
+{
+    int hit = 0;
+    if (M == S2_UTM) {
+        uint32_t i, j;
+        if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, 1, &i, &j)) return;
+        if (DIM == 3) hit = s2_hit3(*(const float4 *)&obj[i], *(const float4 *)&obj[j]);
+        else hit = s2_hit1(*(const float2 *)&obj[i], *(const float2 *)&obj[j]);
+    } else {
+        extern __shared__ unsigned char s2_smem[];
+        T *rows = (T *)s2_smem, *cols = rows + g.rho;
+        uint32_t bi, bj;
+        if (!s2_map_block(&g, M, launch, blockIdx.x, blockIdx.y, &bi, &bj)) return;
+        for (uint32_t t = threadIdx.y * g.rho + threadIdx.x; t < 2 * g.rho; t += g.rho * g.rho) {
+            uint32_t r = t < g.rho ? bi * g.rho + t : bj * g.rho + (t - g.rho);
+            if (r < g.n) (t < g.rho ? rows[t] : cols[t - g.rho]) = obj[r];
+        }
+        __syncthreads();
+        uint32_t i = bi * g.rho + threadIdx.y, j = bj * g.rho + threadIdx.x;
+        if (i >= g.n || j >= i) return;
+        if (DIM == 3) hit = s2_hit3(*(const float4 *)&rows[threadIdx.y], *(const float4 *)&cols[threadIdx.x]);
+        else hit = s2_hit1(*(const float2 *)&rows[threadIdx.y], *(const float2 *)&cols[threadIdx.x]);
+    }
+    if (hit) atomicAdd(count, 1ull);
+}
+
+template <int M>
+__global__ void k_collision3d(s2_grid g, uint32_t launch, const float4 *__restrict__ s, unsigned long long *count)
+{
+    s2_collide<M, float4, 3>(g, launch, s, count);
+}
+
+template <int M>
+__global__ void k_collision1d(s2_grid g, uint32_t launch, const float2 *__restrict__ s, unsigned long long *count)
+{
+    s2_collide<M, float2, 1>(g, launch, s, count);
+}
+
+/* Coarsened triangular write (ours): the block map with rho = 32 gives a 32 x 32 tile; a
+ * block of 8 x 8 threads writes it as 32 rows x 8 uint4 (16 cells per thread).  Needs n a
+ * multiple of 4 (16-byte aligned rows).  Tiles off the diagonal store whole vectors; the
+ * diagonal tile filters per cell. */
+template <int M>
+__global__ void k_write_coarse(s2_grid g, uint32_t *mat)
+{
+    uint32_t bi, bj;
+    if (!s2_map_block(&g, M, 0, blockIdx.x, blockIdx.y, &bi, &bj)) return;
+    uint32_t j = bj * 32 + threadIdx.x * 4;
+    if (j >= g.n) return;
+#pragma unroll
+    for (int r = 0; r < 4; r++) {
+        uint32_t i = bi * 32 + threadIdx.y + 8 * r;
+        if (i >= g.n) break;
+        uint32_t *row = mat + (size_t)i * g.n;
+        if (bi != bj) {
+            *(uint4 *)(row + j) = make_uint4(s2_write_value(i, j), s2_write_value(i, j + 1),
+                                             s2_write_value(i, j + 2), s2_write_value(i, j + 3));
+        } else {
+            for (uint32_t c = 0; c < 4; c++)
+                if (j + c <= i) row[j + c] = s2_write_value(i, j + c);
+        }
+    }
+}
+
+/* A plain 16-byte-per-thread store of `words` words: the write rate this GPU reaches. */
+static __global__ void k_fill(uint4 *a, size_t n16, uint32_t v)
+{
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < n16; t += (size_t)gridDim.x * blockDim.x)
+        a[t] = make_uint4(v, v, v, v);
+}
+
+/* ---- device-side checks of whole matrices (counts of wrong cells) ---- */
+/* what = 0: coverage counts (1 in the triangle, 0 elsewhere; strict: 0 on the diagonal);
+ * 1: write values in the triangle, poison elsewhere;  2: EDM (strict triangle), poison elsewhere. */
+__global__ void k_check_matrix(const uint32_t *mat, uint32_t n, int what, int strict, const float4 *p,
+                               unsigned long long *wrong)
+{
+    unsigned long long mine = 0;
+    size_t total = (size_t)n * n;
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < total; t += (size_t)gridDim.x * blockDim.x) {
+        uint32_t i = (uint32_t)(t / n), j = (uint32_t)(t - (size_t)i * n);
+        int in = strict ? j < i : j <= i;
+        uint32_t v = mat[t], e;
+        if (what == 0) e = in ? 1u : 0u;
+        else if (!in) e = S2_POISON;
+        else if (what == 1) e = s2_write_value(i, j);
+        else e = __float_as_uint(s2_edm(p[i], p[j]));
+        mine += v != e;
+    }
+    if (mine) atomicAdd(wrong, mine);
+}
+
+/* ---- host-side launch helpers: one switch picks the template instance at run time ---- */
+enum { S2_K_DUMMY = 0, S2_K_WRITE, S2_K_EDM4D, S2_K_COLLISION3D, S2_K_COLLISION1D, S2_K_COVER, S2_K_COARSE, S2_NKERNELS };
+#define S2_KERNEL_NAMES "dummy write edm4d collision3d collision1d"
+
+static inline const char *s2_kernel_name(int k)
+{
+    static const char *names[S2_NKERNELS] = {"dummy", "write", "edm4d", "collision3d", "collision1d", "cover", "write-coarse"};
+    return k >= 0 && k < S2_NKERNELS ? names[k] : "?";
+}
+
+typedef struct {
+    s2_grid g;
+    int kernel;
+    int strict;        /* k_cover only */
+    void *out;         /* dummy: uint32_t[1]; write/cover: matrix; edm: float matrix; collision: counter */
+    const void *in;    /* edm/collision inputs */
+} s2_job;
+
+template <int M>
+static void s2_launch_all(const s2_job *jb, cudaStream_t st)
+{
+    const s2_grid &g = jb->g;
+    dim3 block(g.bx_threads, g.by_threads);
+    size_t smem = 0;
+    if (jb->kernel == S2_K_COLLISION3D) smem = 2 * g.rho * sizeof(float4);
+    if (jb->kernel == S2_K_COLLISION1D) smem = 2 * g.rho * sizeof(float2);
+    if (M == S2_UTM) smem = 0;
+    if (jb->kernel == S2_K_COARSE) {
+        if (M != S2_UTM && M != S2_REC) k_write_coarse<M><<<dim3(g.gx[0], g.gy[0]), dim3(8, 8), 0, st>>>(g, (uint32_t *)jb->out);
+        return;
+    }
+    for (uint32_t l = 0; l < g.nlaunch; l++) {
+        dim3 grid(g.gx[l], g.gy[l]);
+        switch (jb->kernel) {
+        case S2_K_DUMMY: k_dummy<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out); break;
+        case S2_K_WRITE: k_write<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out); break;
+        case S2_K_COVER: k_cover<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out, jb->strict); break;
+        case S2_K_EDM4D: k_edm4d<M><<<grid, block, 0, st>>>(g, l, (const float4 *)jb->in, (float *)jb->out); break;
+        case S2_K_COLLISION3D:
+            k_collision3d<M><<<grid, block, smem, st>>>(g, l, (const float4 *)jb->in, (unsigned long long *)jb->out);
+            break;
+        case S2_K_COLLISION1D:
+            k_collision1d<M><<<grid, block, smem, st>>>(g, l, (const float2 *)jb->in, (unsigned long long *)jb->out);
+            break;
+        }
+    }
+}
+
+/* Enqueues every launch of job jb on stream st (no synchronization: bench_gpu's fn). */
+static void s2_run(void *ctx, cudaStream_t st)
+{
+    const s2_job *jb = (const s2_job *)ctx;
+    switch (jb->g.map) {
+    case S2_BB: s2_launch_all<S2_BB>(jb, st); break;
+    case S2_RB: s2_launch_all<S2_RB>(jb, st); break;
+    case S2_REC: s2_launch_all<S2_REC>(jb, st); break;
+    case S2_UTM: s2_launch_all<S2_UTM>(jb, st); break;
+    case S2_LAMBDA_SQRT: s2_launch_all<S2_LAMBDA_SQRT>(jb, st); break;
+    case S2_LAMBDA_NEWTON: s2_launch_all<S2_LAMBDA_NEWTON>(jb, st); break;
+    case S2_LAMBDA_RSQRT: s2_launch_all<S2_LAMBDA_RSQRT>(jb, st); break;
+    case S2_LAMBDA_EXACT: s2_launch_all<S2_LAMBDA_EXACT>(jb, st); break;
+    case S2_RECURSIVE: s2_launch_all<S2_RECURSIVE>(jb, st); break;
+    }
+    CHECK_LAUNCH();
+}
+
+/* Counts wrong cells of an n x n matrix on the device (see k_check_matrix). */
+static unsigned long long s2_check_matrix(const void *mat, uint32_t n, int what, int strict, const float4 *p,
+                                          unsigned long long *d_wrong)
+{
+    unsigned long long wrong = 0;
+    CHECK_CUDA(cudaMemset(d_wrong, 0, sizeof wrong));
+    k_check_matrix<<<132 * 16, 256>>>((const uint32_t *)mat, n, what, strict, p, d_wrong);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemcpy(&wrong, d_wrong, sizeof wrong, cudaMemcpyDeviceToHost));
+    return wrong;
+}
+
+/* Device coverage check of map g (with strict = 0 and 1): counts in `cnt` (n^2 words).
+ * Returns the number of wrong cells. */
+static unsigned long long s2_check_cover(const s2_grid *g, uint32_t *cnt, unsigned long long *d_wrong)
+{
+    unsigned long long bad = 0;
+    for (int strict = 0; strict <= 1; strict++) {
+        s2_job jb;
+        memset(&jb, 0, sizeof jb);
+        jb.g = *g;
+        jb.kernel = S2_K_COVER;
+        jb.strict = strict;
+        jb.out = cnt;
+        CHECK_CUDA(cudaMemset(cnt, 0, (size_t)g->n * g->n * 4));
+        s2_run(&jb, 0);
+        bad += s2_check_matrix(cnt, g->n, 0, strict, NULL, d_wrong);
+        if (bad) break;
+    }
+    return bad;
+}
+#endif /* __CUDACC__ */
+
+#endif

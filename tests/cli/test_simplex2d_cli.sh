@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Command-line contract of simplex2d/simplex2d (issue 3): --help lists every map and kernel;
+# bad input (n = 0, unsupported rho, n too large, rec with n not a multiple of rho, unknown
+# map) prints one error line and exits 2; --layout (no GPU) prints every cell of the
+# triangle exactly once for every map; a GPU mode exits 77 without a GPU (0 with one).
+set -u
+prog=simplex2d/simplex2d
+[ -x $prog ] || { echo "FAILED: $prog not built (make -C simplex2d)"; exit 1; }
+fail=0
+expect() { # expect CODE ARGS...
+  want=$1; shift
+  out=$("$prog" "$@" 2>&1); rc=$?
+  if [ $rc -ne "$want" ]; then echo "FAILED: $prog $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
+  printf '%s\n' "$out"
+}
+help=$(expect 0 --help)
+for w in bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive \
+         dummy write edm4d collision3d collision1d; do
+  printf '%s\n' "$help" | grep -qw -- "$w" || { echo "FAILED: --help does not list $w"; fail=1; }
+done
+for bad in "--n=0" "--rho=3" "--rho=64" "--n=2000000" "--map=nope" "--bogus" "--map=rec --n=100 --rho=16" \
+           "--layout --n=0" "--layout --rho=5" "--layout --map=rec --n=30 --rho=4" "--n=1048576 --rho=1 --map=bb" \
+           "--nmin=10 --nmax=5 --exp=fig3" "--kernel=nope"; do
+  out=$(expect 2 $bad)
+  [ "$(printf '%s\n' "$out" | grep -c '^error:')" -eq 1 ] || { echo "FAILED: '$bad' should print one error line"; printf '%s\n' "$out"; fail=1; }
+done
+# --layout: each cell (i, j), 0 <= j <= i < n, exactly once; nothing else
+for map in bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive; do
+  for nr in "32 4" "37 4" "64 8" "33 1" "96 32"; do
+    set -- $nr; n=$1; rho=$2
+    [ $map = rec ] && [ $((n % rho)) -ne 0 ] && continue
+    res=$("$prog" --layout --map=$map --n=$n --rho=$rho | awk -v n=$n '
+      /^#/ || /^i j/ { next }
+      { if ($1 >= n || $2 > $1 || $1 < 0 || $2 < 0) bad++; if (seen[$1 " " $2]++) dup++; c++ }
+      END { print c + 0, bad + 0, dup + 0 }')
+    want="$((n * (n + 1) / 2)) 0 0"
+    [ "$res" = "$want" ] || { echo "FAILED: --layout --map=$map --n=$n --rho=$rho: cells/outside/duplicates = $res, want $want"; fail=1; }
+  done
+done
+# header and columns of the layout output
+"$prog" --layout --map=bb --n=4 --rho=2 | grep -qx 'i j launch block thread' || { echo "FAILED: layout header"; fail=1; }
+# rec's layout uses several launches (the diagonal pass is launch 0)
+[ "$("$prog" --layout --map=rec --n=32 --rho=4 | awk '!/^#/ && !/^i/ {print $3}' | sort -u | wc -l)" -eq 4 ] \
+  || { echo "FAILED: rec at n=32 rho=4 should use 4 launches (3 levels + diagonal)"; fail=1; }
+# a GPU mode: 77 without a GPU, 0 with one
+"$prog" --exp=point --map=lambda-exact --kernel=write --n=100 --rho=8 --reps=1 --warmup=0 >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 77 ] || { echo "FAILED: point run exited $rc (want 0, or 77 without GPU)"; fail=1; }
+[ $fail -eq 0 ] && echo "test_simplex2d_cli: ok"
+exit $fail
