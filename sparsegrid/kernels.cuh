@@ -20,7 +20,8 @@
 #include "../common/check.h"
 
 #define SG_FUSED_THREADS 256         /* threads per block of the fused kernels */
-#define SG_FUSED_TARGET_FLOATS 2048  /* auto tiles per block: about this many floats per block */
+#define SG_FUSED_TARGET_FLOATS 4096  /* auto tiles per block: about this many floats per block */
+#define SG_FUSED_MIN_BLOCKS_PER_SM 4 /* fewer tiles per block when Nt is small, to fill the GPU */
 
 /* Version B's work-item metadata (thesis 5.1: "kept in constant memory"): the slices of
  * every dimension, one after the other.  Constant memory is per-module device state; it is
@@ -66,21 +67,43 @@ __global__ void k_hier_b(const float *src, float *dst, sg_geom g, int k, int sli
 
 /* ---------------------------------------------------------------- fused kernels */
 
+/* Copies count floats s[0..count) into sm[0..count), 16 bytes per load where possible.
+ * The caller placed sm at the same address modulo 16 as s (see sg_smem_pad), so the
+ * aligned middle part is also 16-byte aligned in shared memory (conflict-free stores).
+ * Several independent 16-byte loads per thread keep enough bytes in flight for HBM. */
+__device__ __forceinline__ void sg_load(const float *__restrict__ s, float *sm, int count)
+{
+    int head = (int)((4 - (((uintptr_t)s >> 2) & 3)) & 3);
+    if (head > count) head = count;
+    if ((int)threadIdx.x < head) sm[threadIdx.x] = s[threadIdx.x];
+    const int body4 = (count - head) >> 2;
+    const float4 *s4 = (const float4 *)(s + head);
+    float4 *m4 = (float4 *)(sm + head);
+#pragma unroll 4
+    for (int v = threadIdx.x; v < body4; v += blockDim.x) m4[v] = __ldg(s4 + v);
+    for (int e = head + 4 * body4 + threadIdx.x; e < count; e += blockDim.x) sm[e] = s[e];
+}
+
+/* Floats to skip at the start of shared memory so that sm + pad == s (mod 16 bytes). */
+__device__ __forceinline__ int sg_smem_pad(const float *s) { return (int)(((uintptr_t)s >> 2) & 3); }
+
 /* tpb tiles per block, contiguous in memory: loaded with coalesced reads into buffer 0;
  * dimension k reads buffer k % 2 and writes buffer (k + 1) % 2, the last one writes dst.
- * code[r] (sg_codes) gives each point's neighbour distance per dimension. */
+ * code[r] (sg_codes) gives each point's neighbour distance per dimension.  Shared memory:
+ * 2 * tpb * tile + 8 floats (1 buffer when d = 1). */
 __global__ void __launch_bounds__(SG_FUSED_THREADS)
 k_hier_fused(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g,
              const uint32_t *__restrict__ code, int tpb)
 {
-    extern __shared__ float sm[];
+    extern __shared__ float4 sm4[];
+    float *sm = (float *)sm4;
     const int tsz = (int)g.size;
     const long long tile0 = (long long)blockIdx.x * tpb;
     const int cnt = (int)min((long long)tpb, nt - tile0);
     const float *s = src + tile0 * tsz;
     float *o = dst + tile0 * tsz;
-    float *buf0 = sm, *buf1 = sm + tpb * tsz;
-    for (int e = threadIdx.x; e < cnt * tsz; e += blockDim.x) buf0[e] = s[e];
+    float *buf0 = sm + sg_smem_pad(s), *buf1 = sm + 4 + tpb * tsz;
+    sg_load(s, buf0, cnt * tsz);
     __syncthreads();
     for (int k = 0; k < g.d; k++) {
         const float *in = (k & 1) ? buf1 : buf0;
@@ -105,13 +128,14 @@ __global__ void __launch_bounds__(SG_FUSED_THREADS)
 k_dehier_fused(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g,
                const uint32_t *__restrict__ code, int tpb)
 {
-    extern __shared__ float sm[];
+    extern __shared__ float4 sm4[];
     const int tsz = (int)g.size;
     const long long tile0 = (long long)blockIdx.x * tpb;
     const int cnt = (int)min((long long)tpb, nt - tile0);
     const float *s = src + tile0 * tsz;
     float *o = dst + tile0 * tsz;
-    for (int e = threadIdx.x; e < cnt * tsz; e += blockDim.x) sm[e] = s[e];
+    float *sm = (float *)sm4 + sg_smem_pad(s);
+    sg_load(s, sm, cnt * tsz);
     __syncthreads();
     for (int k = 0; k < g.d; k++) {
         const int sh = 8 * k, stk = (int)g.stride[k];
@@ -188,7 +212,9 @@ static void sg_b_run(const sg_b *p, const float *src, float *dst, long long nt, 
 
 typedef struct {
     sg_geom g;
-    int tpb;                 /* tiles per block */
+    int tpb;                 /* tiles per block (the most; fewer for small Nt) */
+    int sms;                 /* multiprocessors of the device */
+    int adapt;               /* tiles per block chosen automatically: fewer for small Nt */
     size_t smem_hier, smem_dehier;
     uint32_t *d_code;        /* sg_codes() on the device */
 } sg_fused;
@@ -205,11 +231,13 @@ static int sg_fused_setup(sg_fused *p, const sg_geom *g, int tpb_req, int dev)
     int tpb = tpb_req > 0 ? tpb_req : (int)(SG_FUSED_TARGET_FLOATS / g->size);
     if (tpb < 1) tpb = 1;
     int nbuf = g->d > 1 ? 2 : 1;
-    while (tpb > 1 && (size_t)nbuf * tpb * g->size * sizeof(float) > (size_t)optin) tpb--;
-    if ((size_t)nbuf * tpb * g->size * sizeof(float) > (size_t)optin) return -1;
+    while (tpb > 1 && ((size_t)nbuf * tpb * g->size + 8) * sizeof(float) > (size_t)optin) tpb--;
+    if (((size_t)nbuf * tpb * g->size + 8) * sizeof(float) > (size_t)optin) return -1;
     p->tpb = tpb;
-    p->smem_hier = (size_t)nbuf * tpb * g->size * sizeof(float);
-    p->smem_dehier = (size_t)tpb * g->size * sizeof(float);
+    p->adapt = tpb_req <= 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev));
+    p->smem_hier = ((size_t)nbuf * tpb * g->size + 8) * sizeof(float);
+    p->smem_dehier = ((size_t)tpb * g->size + 4) * sizeof(float);
     CHECK_CUDA(cudaFuncSetAttribute(k_hier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem_hier));
     CHECK_CUDA(cudaFuncSetAttribute(k_dehier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem_dehier));
     uint32_t *h = (uint32_t *)malloc(sizeof(uint32_t) * g->size);
@@ -227,14 +255,27 @@ static void sg_fused_free(sg_fused *p)
     p->d_code = NULL;
 }
 
+/* Tiles per block for nt tiles: the planned number; if it was chosen automatically, fewer
+ * when that would leave fewer than SG_FUSED_MIN_BLOCKS_PER_SM blocks per multiprocessor. */
+static int sg_fused_tpb(const sg_fused *p, long long nt)
+{
+    int tpb = p->tpb;
+    while (p->adapt && tpb > 1 && (nt + tpb - 1) / tpb < (long long)SG_FUSED_MIN_BLOCKS_PER_SM * p->sms) tpb--;
+    return tpb;
+}
+
 /* Fused: nt tiles src -> dst (src != dst), one launch. */
 static void sg_fused_run(const sg_fused *p, const float *src, float *dst, long long nt, int inverse, cudaStream_t st)
 {
-    unsigned blocks = (unsigned)((nt + p->tpb - 1) / p->tpb);
+    int tpb = sg_fused_tpb(p, nt);
+    unsigned blocks = (unsigned)((nt + tpb - 1) / tpb);
+    int nbuf = p->g.d > 1 ? 2 : 1;
     if (inverse)
-        k_dehier_fused<<<blocks, SG_FUSED_THREADS, p->smem_dehier, st>>>(src, dst, nt, p->g, p->d_code, p->tpb);
+        k_dehier_fused<<<blocks, SG_FUSED_THREADS, ((size_t)tpb * p->g.size + 4) * sizeof(float), st>>>(
+            src, dst, nt, p->g, p->d_code, tpb);
     else
-        k_hier_fused<<<blocks, SG_FUSED_THREADS, p->smem_hier, st>>>(src, dst, nt, p->g, p->d_code, p->tpb);
+        k_hier_fused<<<blocks, SG_FUSED_THREADS, ((size_t)nbuf * tpb * p->g.size + 8) * sizeof(float), st>>>(
+            src, dst, nt, p->g, p->d_code, tpb);
     CHECK_LAUNCH();
 }
 

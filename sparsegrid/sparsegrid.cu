@@ -184,8 +184,9 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
     if (!h_cpu || !h_tmp || !h_cpu_t) DIE("out of host memory");
     CHECK_CUDA(cudaMallocHost(&h_in, bytes));
     CHECK_CUDA(cudaMallocHost(&h_gpu, bytes));
-    float *d_in = (float *)device_alloc_or_usage(3 * bytes, "three tile buffers");
-    float *d_out = d_in + bytes / 4, *d_back = d_out + bytes / 4;
+    size_t span = (bytes + 255) / 256 * 64; /* floats per buffer, 256-byte aligned */
+    float *d_in = (float *)device_alloc_or_usage(3 * span * sizeof(float), "three tile buffers");
+    float *d_out = d_in + span, *d_back = d_out + span;
     fill_input(h_in, ntmax * g.size, e->c.seed);
 
     char figure[200];
@@ -196,7 +197,8 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
     datfile_open(&d, e->c.out, file, &m);
     datfile_meta(&d, "tile", "%s (%lld points, %lld bytes)", dims, g.size, g.size * 4);
     datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads (omp_get_num_procs %d)", e->threads, omp_get_num_procs());
-    datfile_meta(&d, "fused", "%d tiles per block, %d threads, %zu bytes shared memory", f.tpb, SG_FUSED_THREADS, f.smem_hier);
+    datfile_meta(&d, "fused", "up to %d tiles per block (fewer while Nt < %d blocks per SM), %d threads, %zu bytes shared memory",
+                 f.tpb, SG_FUSED_MIN_BLOCKS_PER_SM, SG_FUSED_THREADS, f.smem_hier);
     datfile_meta(&d, "columns", "median_ms/min_ms/max_ms: hierarchization of all Nt tiles, on the device (kernel time) "
                                 "or in host memory (cpu); per_tile_ms = median/Nt; speedup_x = t(1)/(t/Nt); total_*: "
                                 "with upload and download (pinned host memory; cpu: = kernel time)");
@@ -256,8 +258,9 @@ static void fig_bandwidth(env *e, int argc, char **argv)
     float *h_in = (float *)malloc(cap), *h_cpu = (float *)malloc(cap), *h_tmp = (float *)malloc(cap),
           *h_gpu = (float *)malloc(cap);
     if (!h_in || !h_cpu || !h_tmp || !h_gpu) DIE("out of host memory");
-    float *d_in = (float *)device_alloc_or_usage(3 * cap, "three tile buffers of 1 GiB");
-    float *d_out = d_in + cap / 4, *d_back = d_out + cap / 4;
+    size_t span = (cap + 255) / 256 * 64; /* floats per buffer, 256-byte aligned */
+    float *d_in = (float *)device_alloc_or_usage(3 * span * sizeof(float), "three tile buffers of 1 GiB");
+    float *d_out = d_in + span, *d_back = d_out + span;
     fill_input(h_in, (long long)(cap / 4), e->c.seed);
     int l2 = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, e->c.device));

@@ -1,0 +1,36 @@
+# plots/sparsegrid_figx1_bandwidth.gp -- beyond the thesis "Multi-level splitting of full grids
+# on the GPU": hierarchization throughput for large tile counts, up to >= 1 GiB of tiles.
+# inputs: sparsegrid_figx1_bandwidth.dat
+# Reads datadir/sparsegrid_figx1_bandwidth.dat (sparsegrid --fig=bandwidth).  One panel per tile
+# shape (33x33, 9x9x9, 9x9x5x5); x: bytes moved (read + write, MB, log); y: GB/s.  Lines: a copy
+# kernel of the same bytes in the same run (the measured ceiling), GPU fused (hierarchization
+# and dehierarchization), GPU thesis-style, CPU tuned (16 threads); 60% of copy dashed (the goal).
+if (!exists("datadir")) datadir = 'sparsegrid/results'
+if (!exists("styledir")) styledir = 'plots'
+if (!exists("term")) term = 'pdf'
+if (!exists("outfile")) outfile = 'plots/out/sparsegrid_figx1_bandwidth.'.term
+load styledir.'/style.gp'
+f = datadir.'/sparsegrid_figx1_bandwidth.dat'
+if (term eq 'png') { set terminal pngcairo size 1500,550 enhanced font 'Helvetica,13' linewidth 1.5 } \
+else { set terminal pdfcairo size 11in,4in enhanced font 'Helvetica,11' linewidth 1.5 }
+set output outfile
+sel(s, i) = (strcol("shape") eq s && strcol("impl") eq i) ? column("gbs") : NaN
+sel60(s) = (strcol("shape") eq s && strcol("impl") eq "copy") ? 0.6 * column("gbs") : NaN
+mb(x) = x / 1e6
+set multiplot layout 1,3 title 'Hierarchization throughput, bytes read + written once, '.gpu_of(f)
+set logscale x
+set logscale y
+set format y '%g'
+set xlabel 'bytes moved (MB)'
+set ylabel 'GB/s'
+set key bottom right
+do for [s in "33x33 9x9x9 9x9x5x5"] {
+  set title 'tiles '.s
+  plot f using (mb(column("bytes_moved"))):(sel(s, "copy")) with linespoints ls ls_copy title 'copy kernel (ceiling)', \
+       f using (mb(column("bytes_moved"))):(sel60(s)) with lines ls ls_bound title '60% of copy', \
+       f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused")) with linespoints ls ls_gpu_fused title 'GPU fused', \
+       f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused_inverse")) with linespoints ls ls_gpu_fused dt 2 title 'GPU fused, inverse', \
+       f using (mb(column("bytes_moved"))):(sel(s, "gpu_thesis")) with linespoints ls ls_gpu_thesis title 'GPU thesis-style', \
+       f using (mb(column("bytes_moved"))):(sel(s, "cpu_tuned")) with linespoints ls ls_cpu title 'CPU tuned'
+}
+unset multiplot
