@@ -8,6 +8,9 @@ NSTEP ?= 1024
 RHO ?= 16
 # n of the rho table and of the coarsened-write experiment (2^15: the issue's goal size)
 NBIG ?= 32768
+ifeq ($(QUICK),1)
+NBIG := 8192
+endif
 # the layout pictures: small n and rho
 LAYOUT_N ?= 32
 LAYOUT_RHO ?= 4

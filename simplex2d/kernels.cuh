@@ -159,17 +159,16 @@ __global__ void k_check_matrix(const uint32_t *mat, uint32_t n, int what, int st
                                unsigned long long *wrong)
 {
     unsigned long long mine = 0;
-    size_t total = (size_t)n * n;
-    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < total; t += (size_t)gridDim.x * blockDim.x) {
-        uint32_t i = (uint32_t)(t / n), j = (uint32_t)(t - (size_t)i * n);
-        int in = strict ? j < i : j <= i;
-        uint32_t v = mat[t], e;
-        if (what == 0) e = in ? 1u : 0u;
-        else if (!in) e = S2_POISON;
-        else if (what == 1) e = s2_write_value(i, j);
-        else e = __float_as_uint(s2_edm(p[i], p[j]));
-        mine += v != e;
-    }
+    for (uint32_t i = blockIdx.x; i < n; i += gridDim.x) /* one row per block, columns by threads */
+        for (uint32_t j = threadIdx.x; j < n; j += blockDim.x) {
+            int in = strict ? j < i : j <= i;
+            uint32_t v = mat[(size_t)i * n + j], e;
+            if (what == 0) e = in ? 1u : 0u;
+            else if (!in) e = S2_POISON;
+            else if (what == 1) e = s2_write_value(i, j);
+            else e = __float_as_uint(s2_edm(p[i], p[j]));
+            mine += v != e;
+        }
     if (mine) atomicAdd(wrong, mine);
 }
 
