@@ -130,17 +130,23 @@ static inline void fractal_ca_reference(const nbb_fractal *f, int r, uint32_t n,
     uint64_t cells = (uint64_t)n * n, members = fractal_pow((uint64_t)f->k, r);
     uint8_t *a = (uint8_t *)calloc(cells, 1), *b = (uint8_t *)calloc(cells, 1);
     if (!a || !b) DIE("out of host memory for the automaton reference (%llu bytes)", (unsigned long long)(2 * cells));
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < (int64_t)members; i++) {
-        uint32_t x, y;
-        fractal_cell_of(f, r, (uint64_t)i, &x, &y);
-        a[(uint64_t)y * n + x] = fractal_ca_value(x, y, seed);
+    const int64_t chunks = 1024; /* each chunk walks its cells with an odometer */
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t ch = 0; ch < chunks; ch++) {
+        uint64_t i0 = members * (uint64_t)ch / chunks, i1 = members * (uint64_t)(ch + 1) / chunks;
+        fractal_odometer o;
+        fractal_odometer_init(&o, f, r, i0);
+        for (uint64_t i = i0; i < i1; i++, fractal_odometer_next(&o))
+            a[(uint64_t)o.y * n + o.x] = fractal_ca_value(o.x, o.y, seed);
     }
     for (int t = 0; t < steps; t++) {
-#pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < (int64_t)members; i++) {
-            uint32_t x, y;
-            fractal_cell_of(f, r, (uint64_t)i, &x, &y);
+#pragma omp parallel for schedule(dynamic)
+        for (int64_t ch = 0; ch < chunks; ch++) {
+          uint64_t i0 = members * (uint64_t)ch / chunks, i1 = members * (uint64_t)(ch + 1) / chunks;
+          fractal_odometer o;
+          fractal_odometer_init(&o, f, r, i0);
+          for (uint64_t i = i0; i < i1; i++, fractal_odometer_next(&o)) {
+            uint32_t x = o.x, y = o.y;
             uint32_t live = 0;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
@@ -149,6 +155,7 @@ static inline void fractal_ca_reference(const nbb_fractal *f, int r, uint32_t n,
                 }
             uint8_t self = a[(uint64_t)y * n + x];
             b[(uint64_t)y * n + x] = (uint8_t)(live == 3 || (self && live == 2));
+          }
         }
         uint8_t *tmp = a;
         a = b;
@@ -196,11 +203,13 @@ static inline void fractal_problem_init(fractal_problem *p, const nbb_fractal *f
         k_fractal_fill_rd<<<p->grid_fill, 256, 0, stream>>>(p->d_data, p->n, p->cells, seed);
         CHECK_LAUNCH();
         unsigned long long sum = 0;
-#pragma omp parallel for reduction(+ : sum) schedule(static)
-        for (int64_t i = 0; i < (int64_t)p->members; i++) {
-            uint32_t x, y;
-            fractal_cell_of(f, r, (uint64_t)i, &x, &y);
-            sum += fractal_rd_value(x, y, seed);
+        const int64_t chunks = 1024;
+#pragma omp parallel for reduction(+ : sum) schedule(dynamic)
+        for (int64_t ch = 0; ch < chunks; ch++) {
+            uint64_t i0 = p->members * (uint64_t)ch / chunks, i1 = p->members * (uint64_t)(ch + 1) / chunks;
+            fractal_odometer o;
+            fractal_odometer_init(&o, f, r, i0);
+            for (uint64_t i = i0; i < i1; i++, fractal_odometer_next(&o)) sum += fractal_rd_value(o.x, o.y, seed);
         }
         p->ref_sum = sum;
     }

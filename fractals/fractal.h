@@ -28,6 +28,7 @@
  *   fractal_pow(b, e)                         b^e in 64 bits (saturates at 2^63)
  *   fractal_level_of(s, v)                    e with s^e == v, or -1
  *   fractal_cell_of(f, r, i, &x, &y)          cell number i < k^r by replication (3.1)
+ *   fractal_odometer_init/next                the same cells in order, O(1) per cell
  *  fast forms (what the kernels run; same results, checked by the host tests):
  *   nbb_fast, nbb_fast_make(f)                packed H (2 bits per entry), magic divisors
  *   nbb_fast_member(F, x, y, levels)          membership without division instructions
@@ -189,6 +190,46 @@ static inline HD void fractal_cell_of(const nbb_fractal *f, int r, uint64_t i, u
     }
     *x = cx;
     *y = cy;
+}
+
+/* Enumerates cells i0, i0+1, ... of fractal_cell_of in order, updating the base-k digits
+ * like an odometer (amortized O(1) per cell): host references walk k^r cells with it.
+ *   fractal_odometer o; fractal_odometer_init(&o, f, r, i0);  ... o.x, o.y ...;
+ *   fractal_odometer_next(&o); */
+typedef struct {
+    const nbb_fractal *f;
+    int r;
+    uint32_t x, y;
+    uint8_t d[40];
+    uint32_t p[40];
+} fractal_odometer;
+
+static inline void fractal_odometer_init(fractal_odometer *o, const nbb_fractal *f, int r, uint64_t i)
+{
+    o->f = f;
+    o->r = r;
+    o->x = o->y = 0;
+    uint32_t p = 1;
+    for (int l = 0; l < r && l < 40; l++) {
+        o->d[l] = (uint8_t)(i % (uint64_t)f->k);
+        i /= (uint64_t)f->k;
+        o->p[l] = p;
+        o->x += (uint32_t)f->tau_x[o->d[l]] * p;
+        o->y += (uint32_t)f->tau_y[o->d[l]] * p;
+        p *= (uint32_t)f->s;
+    }
+}
+
+static inline void fractal_odometer_next(fractal_odometer *o)
+{
+    const nbb_fractal *f = o->f;
+    for (int l = 0; l < o->r; l++) {
+        int old = o->d[l], nd = old + 1 < f->k ? old + 1 : 0;
+        o->d[l] = (uint8_t)nd;
+        o->x += ((uint32_t)f->tau_x[nd] - (uint32_t)f->tau_x[old]) * o->p[l];
+        o->y += ((uint32_t)f->tau_y[nd] - (uint32_t)f->tau_y[old]) * o->p[l];
+        if (nd) return; /* no carry */
+    }
 }
 
 /* ---- fast forms: what the kernels evaluate ------------------------------------------ */
