@@ -2,12 +2,13 @@
 #   speedup (GPU):  I = T_bb / T_map over n, per kernel     -> simplex3d_speedup_<kernel>.dat
 #   layout (host):  one z-slice of each map's threads        -> simplex3d_layout_<map>.dat
 #   volume (host):  closed forms vs enumeration              -> simplex3d_volume_*.dat
-LAYOUT_MAPS := bb lambda-exact recursive-log recursive-o1
+VOLUME_DATS := $(foreach v,bb m3 m search,$(RESDIR)/simplex3d_volume_$(v).dat)
+LAYOUT_MAPS := bb lambda-cubic lambda-exact recursive-log recursive-o1
 # layout size: n cells per side, rho threads per block side
 LAYOUT_N := 16
 LAYOUT_RHO := 2
 
-run: $(RESDIR)/simplex3d_volume_m3.dat \
+run: $(VOLUME_DATS) \
      $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layout_$(m).dat) \
      $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
      $(RESDIR)/simplex3d_speedup_triplet.dat
@@ -22,6 +23,6 @@ $(RESDIR)/simplex3d_layout_%.dat: simplex3d
 	./simplex3d --layout --map=$* --n=$(LAYOUT_N) --rho=$(LAYOUT_RHO) > $@.tmp && mv $@.tmp $@
 
 # [REC] eq. 2-4, 16-29 and sec. III.D: volumes, extra volume vs n (m = 3) and vs m, (r, beta) search
-# (one program writes all three files; the other two are produced with this one)
-$(RESDIR)/simplex3d_volume_m3.dat: volume
+# (one run of the program writes all four files: a grouped target)
+$(VOLUME_DATS) &: volume
 	./volume $(RUNFLAGS) --out=$(RESDIR)

@@ -29,7 +29,7 @@ static void visit(void *c, uint32_t x, uint32_t y, uint32_t z, uint64_t l, uint6
 }
 
 /* 1 iff map covers D_n exactly once with rho. */
-static int covers(int map, uint32_t n, uint32_t rho, unsigned char *cnt)
+static int covers_q(int map, uint32_t n, uint32_t rho, unsigned char *cnt, int quiet)
 {
     cov_ctx c = {cnt, tet_number(n), 0};
     memset(cnt, 0, c.cells);
@@ -37,11 +37,13 @@ static int covers(int map, uint32_t n, uint32_t rho, unsigned char *cnt)
     if (w < 0) return 0;
     uint64_t bad = 0;
     for (uint64_t i = 0; i < c.cells; i++) bad += cnt[i] != 1;
-    if ((bad || c.outside || (uint64_t)w != c.cells) && n < 200)
+    if ((bad || c.outside || (uint64_t)w != c.cells) && !quiet)
         fprintf(stderr, "  %s n=%u rho=%u: %llu cells not covered once, %lld outside, %lld working\n",
                 s3_map_name(map), n, rho, (unsigned long long)bad, c.outside, w);
     return !bad && !c.outside && (uint64_t)w == c.cells;
 }
+
+static int covers(int map, uint32_t n, uint32_t rho, unsigned char *cnt) { return covers_q(map, n, rho, cnt, 0); }
 
 /* Block level: the map is a bijection of its grid's working blocks onto D_nb. */
 static int block_bijection(int map, uint32_t nb)
@@ -107,7 +109,7 @@ int main(void)
 
     /* 2. lambda-cubic (as published, fp32): exact through nb = 132, wrong at nb = 133 */
     T_CHECK(covers(S3_LAMBDA_CUBIC, 132, 1, cnt));
-    T_CHECK(!covers(S3_LAMBDA_CUBIC, 133, 1, cnt));
+    T_CHECK(!covers_q(S3_LAMBDA_CUBIC, 133, 1, cnt, 1)); /* expected to fail */
     uint64_t first = 0;
     for (uint64_t w = 0; w < 100000000ull; w++) {
         uint32_t a, b, c, d, e, f;

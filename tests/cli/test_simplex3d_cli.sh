@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Command-line contract of simplex3d/simplex3d and simplex3d/volume (no GPU needed):
+# --help lists every map; bad sizes and options: one error line, exit 2; --layout prints
+# `x y z launch block thread` for every working thread, each cell of D_n exactly once;
+# a GPU mode without a GPU exits 77; volume writes its four data files.
+set -u
+prog=simplex3d/simplex3d
+vol=simplex3d/volume
+for p in $prog $vol; do [ -x $p ] || { echo "FAILED: $p not built (make -C simplex3d)"; exit 1; }; done
+fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+expect() { # expect CODE PROG ARGS...
+  want=$1; shift
+  out=$("$@" 2>&1); rc=$?
+  if [ $rc -ne "$want" ]; then echo "FAILED: $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
+  printf '%s\n' "$out"
+}
+help=$(expect 0 $prog --help)
+for m in bb lambda-cubic lambda-exact recursive-log recursive-o1; do
+  grep -q -- "$m" <<<"$help" || { echo "FAILED: --help does not list $m"; fail=1; }
+done
+# bad input: exactly one error line, exit 2
+for bad in "--n=0 --layout --map=bb" "--rho=3" "--rho=0" "--map=foo" "--layout --n=8" \
+           "--layout --map=recursive-log --n=24 --rho=8" "--layout --map=bb --n=100000" \
+           "--kernel=write --n=70000" "--n=-4" "--bogus" "extra"; do
+  out=$(expect 2 $prog $bad)
+  [ "$(grep -c '^error' <<<"$out")" -eq 1 ] || { echo "FAILED: '$bad' should print one error line:"; echo "$out"; fail=1; }
+done
+expect 2 $vol --nmax=3 >/dev/null
+expect 2 $vol --nmax=6 >/dev/null
+# --layout: every cell of D_n = {x <= y <= z < n} exactly once, nothing else
+check_layout() { # map n rho
+  $prog --layout --map=$1 --n=$2 --rho=$3 > "$tmp/l.txt" 2>/dev/null || { echo "FAILED: layout $*"; fail=1; return; }
+  head -n 20 "$tmp/l.txt" | grep -qx 'x y z launch block thread' || { echo "FAILED: layout $* header"; fail=1; }
+  res=$(awk -v n=$2 '/^#/ || /^x/ {next} { if (!($1 <= $2 && $2 <= $3 && $3 < n)) bad++; k = $1 " " $2 " " $3; if (seen[k]++) dup++; rows++ }
+        END { print rows + 0, bad + 0, dup + 0 }' "$tmp/l.txt")
+  want=$(( $2 * ($2 + 1) * ($2 + 2) / 6 ))
+  [ "$res" = "$want 0 0" ] || { echo "FAILED: layout $*: rows/outside/duplicates = $res, want $want 0 0"; fail=1; }
+}
+for m in bb lambda-cubic lambda-exact recursive-o1; do
+  for n in 1 7 13; do for r in 1 2 4; do check_layout $m $n $r; done; done
+done
+for n in 1 8 16; do for r in 1 2 4; do check_layout recursive-log $n $r; done; done
+# recursive-log: several launches, numbered from 0
+n_l=$($prog --layout --map=recursive-log --n=16 --rho=2 | awk '!/^#/ && !/^x/ {print $4}' | sort -un | wc -l)
+[ "$n_l" -gt 1 ] || { echo "FAILED: recursive-log layout shows $n_l launches"; fail=1; }
+# GPU mode: runs (0) on a GPU machine, exits 77 without one
+$prog --kernel=write --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
+case $rc in 0|77) ;; *) echo "FAILED: GPU mode exit $rc"; cat "$tmp/g.log"; fail=1;; esac
+# volume: host only, its four files
+expect 0 $vol --quick --out="$tmp/v" >/dev/null
+for f in bb m3 m search; do
+  [ -f "$tmp/v/simplex3d_volume_$f.dat" ] || { echo "FAILED: volume did not write simplex3d_volume_$f.dat"; fail=1; }
+done
+grep -q '^# gpu: none (host computation)' "$tmp/v/simplex3d_volume_m3.dat" || { echo "FAILED: volume gpu metadata"; fail=1; }
+[ $fail -eq 0 ] && echo "test_simplex3d_cli: ok"
+exit $fail

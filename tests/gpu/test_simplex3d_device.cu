@@ -1,0 +1,125 @@
+/* test_simplex3d_device.cu -- the maps on the device (simplex3d/kernels.cuh), at awkward
+ * and experiment sizes: atomic counters per cell, every cell of D_n counted exactly once;
+ * lambda-exact's block coordinates equal the host's for every block index of the largest
+ * experiment grid (n = 4096, rho = 8); lambda-cubic's first wrong index on this GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <vector>
+#include "../../common/testlib.h"
+#include "../../common/device.h"
+#include "../../simplex3d/map.h"
+#include "../../simplex3d/emulate.h"
+#include "../../simplex3d/kernels.cuh"
+
+template <int MAP>
+static void launch(int work, const s3_params &p, const s3_args &a)
+{
+    dim3 b(p.rho, p.rho, p.rho);
+    if (MAP != S3_RECURSIVE_LOG) {
+        if (work == S3_COUNT) k_map<MAP, S3_COUNT><<<dim3(p.gx, p.gy, p.gz), b>>>(p, a);
+        else k_map<MAP, S3_CHECK_COUNT><<<dim3(p.gx, p.gy, p.gz), b>>>(p, a);
+        return;
+    }
+    uint64_t nl;
+    uint32_t *l = s3_launch_list(MAP, &p, &nl);
+    for (uint64_t i = 0; i < nl; i++) {
+        s3_params q = p;
+        q.gx = q.gy = q.gz = l[4 * i], q.a0 = l[4 * i + 1], q.b0 = l[4 * i + 2], q.c0 = l[4 * i + 3];
+        k_map<MAP, S3_COUNT><<<dim3(q.gx, q.gy, q.gz), b>>>(q, a);
+    }
+    free(l);
+}
+
+static void launch_any(int map, int work, const s3_params &p, const s3_args &a)
+{
+    switch (map) {
+    case S3_BB: launch<S3_BB>(work, p, a); break;
+    case S3_LAMBDA_CUBIC: launch<S3_LAMBDA_CUBIC>(work, p, a); break;
+    case S3_LAMBDA_EXACT: launch<S3_LAMBDA_EXACT>(work, p, a); break;
+    case S3_RECURSIVE_LOG: launch<S3_RECURSIVE_LOG>(work, p, a); break;
+    case S3_RECURSIVE_O1: launch<S3_RECURSIVE_O1>(work, p, a); break;
+    }
+}
+
+/* cells not counted exactly once, or -1 if the map cannot take the size */
+static long long coverage(int map, uint32_t n, uint32_t rho, uint32_t *d_cnt, unsigned long long *d_wrong)
+{
+    s3_params p, pb;
+    if (s3_plan(map, n, rho, &p)) return -1;
+    s3_plan(S3_BB, n, rho, &pb);
+    size_t bytes = (size_t)p.tet_blocks * rho * rho * rho * 4;
+    CHECK_CUDA(cudaMemset(d_cnt, 0, bytes));
+    CHECK_CUDA(cudaMemset(d_wrong, 0, sizeof *d_wrong));
+    s3_args a = {};
+    a.out = d_cnt, a.wrong = d_wrong;
+    launch_any(map, S3_COUNT, p, a);
+    CHECK_LAUNCH();
+    launch_any(S3_BB, S3_CHECK_COUNT, pb, a);
+    CHECK_LAUNCH();
+    unsigned long long w = 0;
+    CHECK_CUDA(cudaMemcpy(&w, d_wrong, sizeof w, cudaMemcpyDeviceToHost));
+    return (long long)w;
+}
+
+__global__ void k_lambda_exact_all(uint64_t T, uint32_t *ijk)
+{
+    for (uint64_t w = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; w < T; w += (uint64_t)gridDim.x * blockDim.x)
+        s3_lambda_exact_ijk(w, &ijk[3 * w], &ijk[3 * w + 1], &ijk[3 * w + 2]);
+}
+
+int main(void)
+{
+    device_require(0, 7, 5);
+    uint32_t *d_cnt;
+    unsigned long long *d_wrong;
+    s3_params big;
+    s3_plan(S3_BB, 2048, 8, &big);
+    CHECK_CUDA(cudaMalloc(&d_cnt, (size_t)big.tet_blocks * 512 * 4));
+    CHECK_CUDA(cudaMalloc(&d_wrong, sizeof *d_wrong));
+
+    /* lambda-cubic's exact range on this GPU */
+    unsigned long long first = ~0ull;
+    CHECK_CUDA(cudaMemcpy(d_wrong, &first, sizeof first, cudaMemcpyHostToDevice));
+    k_cubic_first_fail<<<1024, 256>>>(100000000ull, d_wrong);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemcpy(&first, d_wrong, sizeof first, cudaMemcpyDeviceToHost));
+    printf("lambda-cubic: first wrong block index on the GPU %llu (host %llu)\n", first,
+           (unsigned long long)S3_LAMBDA_CUBIC_FIRST_FAIL_HOST);
+    T_CHECK(first > 1000 && first < 100000000ull);
+
+    const uint32_t sizes[][2] = {{1, 1}, {2, 2}, {7, 2}, {97, 4}, {130, 1}, {255, 8}, {1000, 8}, {1024, 8}, {2048, 8}, {513, 4}};
+    for (int map = 0; map < S3_NMAPS; map++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            uint32_t n = sizes[i][0], rho = sizes[i][1];
+            s3_params p;
+            if (s3_plan(map, n, rho, &p)) continue; /* recursive-log: powers of two only */
+            if (map == S3_LAMBDA_CUBIC && p.tet_blocks > first) continue;
+            long long bad = coverage(map, n, rho, d_cnt, d_wrong);
+            printf("%-14s n=%5u rho=%u: %lld cells not covered exactly once\n", s3_map_name(map), n, rho, bad);
+            T_EQ_INT(bad, 0);
+        }
+
+    /* lambda-exact: device == host for every block index of the n = 4096, rho = 8 grid */
+    s3_params p;
+    s3_plan(S3_LAMBDA_EXACT, 4096, 8, &p);
+    uint64_t G = (uint64_t)p.gx * p.gy * p.gz;
+    uint32_t *d_ijk;
+    CHECK_CUDA(cudaMalloc(&d_ijk, G * 12));
+    k_lambda_exact_all<<<2048, 256>>>(G, d_ijk);
+    CHECK_LAUNCH();
+    std::vector<uint32_t> h(3 * G);
+    CHECK_CUDA(cudaMemcpy(h.data(), d_ijk, G * 12, cudaMemcpyDeviceToHost));
+    uint64_t diff = 0;
+    for (uint64_t w = 0; w < G; w++) {
+        uint32_t i, j, k;
+        s3_lambda_exact_ijk(w, &i, &j, &k);
+        diff += i != h[3 * w] || j != h[3 * w + 1] || k != h[3 * w + 2];
+    }
+    printf("lambda-exact: %llu of %llu block indices differ between device and host\n", (unsigned long long)diff,
+           (unsigned long long)G);
+    T_EQ_INT(diff, 0);
+    CHECK_CUDA(cudaFree(d_ijk));
+    CHECK_CUDA(cudaFree(d_cnt));
+    CHECK_CUDA(cudaFree(d_wrong));
+    return T_DONE();
+}
