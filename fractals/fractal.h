@@ -257,6 +257,7 @@ typedef struct {
     uint32_t cellmask;      /* bit dx + s dy set iff (dx, dy) in H */
     uint32_t magic_k, magic_s;
     uint32_t s2_forbid;     /* s == 2: bit (2 dy + dx) set iff (dx, dy) NOT in H */
+    uint32_t s2_f00, s2_f10, s2_f01, s2_f11; /* s == 2: ~0 iff digit pair (dx,dy) NOT in H, else 0 */
 } nbb_fast;
 
 static inline nbb_fast nbb_fast_make(const nbb_fractal *f)
@@ -272,7 +273,13 @@ static inline nbb_fast nbb_fast_make(const nbb_fractal *f)
     }
     F.magic_k = fractal_magic(F.k);
     F.magic_s = fractal_magic(F.s);
-    if (F.s == 2) F.s2_forbid = ~F.cellmask & 15u;
+    if (F.s == 2) {
+        F.s2_forbid = ~F.cellmask & 15u;
+        F.s2_f00 = (F.s2_forbid & 1u) ? 0xFFFFFFFFu : 0u;
+        F.s2_f10 = (F.s2_forbid & 2u) ? 0xFFFFFFFFu : 0u;
+        F.s2_f01 = (F.s2_forbid & 4u) ? 0xFFFFFFFFu : 0u;
+        F.s2_f11 = (F.s2_forbid & 8u) ? 0xFFFFFFFFu : 0u;
+    }
     return F;
 }
 
@@ -281,14 +288,10 @@ static inline nbb_fast nbb_fast_make(const nbb_fractal *f)
  * has a bit set below `levels`: four mask operations replace the digit loop. */
 static inline HD int nbb_fast_member(const nbb_fast *F, uint32_t x, uint32_t y, int levels)
 {
-    if (F->s == 2) {
+    if (F->s == 2) { /* each term is one 3-input logic op (LOP3) on the GPU */
         uint32_t m = levels >= 32 ? 0xFFFFFFFFu : (1u << levels) - 1u;
-        uint32_t nx = ~x & m, ny = ~y & m, bad = 0;
-        if (F->s2_forbid & 1u) bad |= nx & ny; /* (0,0) */
-        if (F->s2_forbid & 2u) bad |= x & ny;  /* (1,0) */
-        if (F->s2_forbid & 4u) bad |= nx & y;  /* (0,1) */
-        if (F->s2_forbid & 8u) bad |= x & y;   /* (1,1) */
-        return bad == 0;
+        uint32_t bad = (~x & ~y & F->s2_f00) | (x & ~y & F->s2_f10) | (~x & y & F->s2_f01) | (x & y & F->s2_f11);
+        return (bad & m) == 0;
     }
     uint32_t ok = 1;
     for (int l = 0; l < levels; l++) {

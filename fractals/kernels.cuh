@@ -74,16 +74,16 @@ struct lambda_map_t {
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
-        __shared__ uint32_t s_block[2]; /* lambda(omega) of this block, in blocks */
+        __shared__ uint2 s_block; /* lambda(omega) of this block, in blocks */
         if (threadIdx.x == 0 && threadIdx.y == 0) {
             uint32_t bx, by;
             nbb_fast_lambda(&L.F, L.rb, blockIdx.x, blockIdx.y, &bx, &by); /* eqs. 1-6 */
-            s_block[0] = bx;
-            s_block[1] = by;
+            s_block = make_uint2(bx, by);
         }
         __syncthreads();
-        *x = s_block[0] * L.rho + threadIdx.x;
-        *y = s_block[1] * L.rho + threadIdx.y;
+        const uint2 b = s_block;
+        *x = b.x * L.rho + threadIdx.x;
+        *y = b.y * L.rho + threadIdx.y;
         return nbb_fast_member(&L.F, threadIdx.x, threadIdx.y, L.rl);
     }
 };
