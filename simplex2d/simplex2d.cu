@@ -178,7 +178,8 @@ typedef struct {
 static void run_sweep(s2_ctx *x, const s2_sweep *sw, datfile *d)
 {
     int k = sw->kernel;
-    int dead[S2_NMAPS] = {0};
+    int dead[8][S2_NMAPS];
+    memset(dead, 0, sizeof dead);
     datfile_columns(d, "n rho kernel map launches blocks_launched blocks_needed median_ms min_ms max_ms batch improvement_x gbs");
     for (int a = 0; a < sw->nn; a++) {
         uint32_t n = sw->ns[a];
@@ -197,7 +198,7 @@ static void run_sweep(s2_ctx *x, const s2_sweep *sw, datfile *d)
                 int map = sw->maps[mi];
                 s2_grid g;
                 char err[256];
-                if (dead[map]) continue;
+                if (dead[r][map]) continue;
                 if (s2_grid_make(&g, map, n, rho, err, sizeof err)) {
                     fprintf(stderr, "skip %s at n=%u rho=%u: %s\n", s2_map_name(map), n, rho, err);
                     datfile_meta(d, "skipped", "%s at n=%u rho=%u: %s", s2_map_name(map), n, rho, err);
@@ -211,7 +212,7 @@ static void run_sweep(s2_ctx *x, const s2_sweep *sw, datfile *d)
                                 s2_map_name(map), n, rho, g.m - 1);
                         datfile_meta(d, "refused", "%s not exact at n=%u rho=%u (m=%u block rows); not timed at this n or above",
                                      s2_map_name(map), n, rho, g.m);
-                        dead[map] = 1;
+                        dead[r][map] = 1;
                         continue;
                     }
                     datfile_discard(d);
@@ -386,14 +387,13 @@ int main(int argc, char **argv)
         sw.kernel = S2_K_DUMMY;
         run_sweep(&x, &sw, &d);
         /* the write kernel's rows follow (a second header row would break the format) */
-        int dead[S2_NMAPS] = {0};
         for (int r = 0; r < 3; r++) {
             double t_bb = 0;
             for (int mi = 0; mi < 9; mi++) {
                 s2_grid g;
                 char err[256];
                 int mp = maps[mi];
-                if (dead[mp] || s2_grid_make(&g, mp, (uint32_t)n, rhos_tab[r], err, sizeof err)) continue;
+                if (s2_grid_make(&g, mp, (uint32_t)n, rhos_tab[r], err, sizeof err)) continue;
                 s2_job jb;
                 job_of(&x, &jb, &g, S2_K_WRITE);
                 if (verify_job(&x, &jb, NULL, 0)) {
