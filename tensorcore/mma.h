@@ -109,15 +109,15 @@ typedef struct {
     uint32_t magic[8];
 } tc_pows;
 
-static inline int tc_pows_make(const nbb_fractal *f, int rb, tc_pows *P)
+static inline int tc_pows_make(uint32_t k, int rb, tc_pows *P)
 {
     memset(P, 0, sizeof *P);
     uint64_t d = 1;
     for (int e = 1; e < 8; e++) {
-        d *= (uint64_t)f->k;
+        d *= (uint64_t)k;
         P->magic[e] = d < 0xFFFFFFFFull ? (uint32_t)(0xFFFFFFFFull / d) + 1u : 0u;
     }
-    return fractal_pow((uint64_t)f->k, rb) < ((uint64_t)1 << 32) ? 0 : -1;
+    return fractal_pow((uint64_t)k, rb) < ((uint64_t)1 << 32) ? 0 : -1;
 }
 
 /* beta_mu(w) of eq. (1) with the fast divisors; F from nbb_fast_make (fractals/fractal.h). */
@@ -125,7 +125,14 @@ static inline HD uint32_t tc_beta_fast(const nbb_fast *F, const tc_pows *P, uint
 {
     uint32_t w = (mu & 1) ? wx : wy;
     int e = (mu + 1) / 2 - 1;
-    uint32_t q = e ? fractal_udiv(w, P->magic[e]) : w; /* / k^(ceil(mu/2)-1) */
+    /* select magic[e] with static indices: a dynamic index would make nvcc copy the whole
+     * Map (a kernel parameter) to local memory */
+    uint32_t m = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (int i = 1; i < 8; i++) m = i == e ? P->magic[i] : m;
+    uint32_t q = e ? fractal_udiv(w, m) : w; /* / k^(ceil(mu/2)-1) */
     return q - fractal_udiv(q, F->magic_k) * F->k;     /* mod k */
 }
 /* tau_c^mu of eq. (2) from the packed table (c = 0: x, 1: y). */

@@ -8,7 +8,7 @@
  *  - v1 (one MMA per block), v2 (4 sub-blocks per MMA, extra sub-blocks zero) and the `mma`
  *    register layout (mma.sync m16n8k16): D entries == lambda for EVERY compact block, r = 0..16;
  *  - v3 (A full, B replicated, C = offsets): every entry of every tile == the thread's data
- *    coordinate, for every block; full 16 x 16 x 16 products up to r = 14, and for r = 15, 16
+ *    coordinate, for every block; full 16 x 16 x 16 products up to r = 13, and for r = 14..16
  *    the rows/columns 0, 7, 8, 15 of D (every D entry is the same dot product plus C);
  *  - accumulating in half instead is wrong from rb = 12 on (2049 -> 2048), as mma.h says;
  *  - v2's extra threads equal (gx + gy + 1) sub-blocks (the compact grid's perimeter). */
@@ -49,7 +49,7 @@ int main(void)
         int rbmax = 16;
         while (fractal_pow((uint64_t)g->k, rbmax) >= ((uint64_t)1 << 32)) rbmax--;
         tc_pows P;
-        T_EQ_INT(tc_pows_make(g, rbmax, &P), 0);
+        T_EQ_INT(tc_pows_make((uint32_t)g->k, rbmax, &P), 0);
         nbb_fast F = nbb_fast_make(g);
         uint32_t wmax = (uint32_t)fractal_pow((uint64_t)g->k, (rbmax + 1) / 2);
         long bad = 0;
@@ -172,7 +172,7 @@ int main(void)
             /* v3: thread coordinates, every tile of every block */
             uint32_t gx = tc_grid_x(3, rb), gy = tc_grid_y(3, rb);
             int tiles = tc_v3_tiles(rho), side = rho < 16 ? rho : 16;
-            int full = r <= 14;
+            int full = r <= 13;
             long v3 = 0;
             float A[256], B[256], C[256], D[256];
             tc_v3_encode(&f, rb, rho, 0, 0, 0, 0, A, B, C);

@@ -1,0 +1,441 @@
+/* tensorcore/maps.cuh -- the tensor-core thread maps lambda_tc(omega) (Quezada, section 5)
+ * as Maps for fractals/kernels.cuh (k_sw, k_rd, k_ca, k_cover): a Map has `dim3 grid,
+ * block` and `__device__ bool thread_cell(x, y) const`, called by every thread once at
+ * kernel start (warp-wide MMAs and barriers run inside it).
+ *
+ *   tc_v1_map    section 5.1: one WMMA 16x16x16 per block (warp 0), B in shared memory,
+ *                D[0][0], D[0][1] shared with the block through shared memory (2 barriers)
+ *   tc_v2_map    section 5.2: block = 4 logical sub-blocks of rho/2 x rho/2; one WMMA gives
+ *                the 4 sub-blocks' coordinates (D[0][0..7]); extra sub-blocks return false
+ *   tc_v3_map    section 5.3: A full of rho * powers, B_x / B_y with replicated digit
+ *                columns, C = thread offsets: D holds every thread's coordinate; 2 WMMAs
+ *                per 16 x 16 (and 8 x 8) block, 8 per 32 x 32 block (one per warp)
+ *   tc_mma_map<PER_WARP>  ours (Hopper-friendly): variant 1's encoding with
+ *                mma.sync.m16n8k16 on registers: no fragment loads, no shared B/D; 8 lanes
+ *                extract 4 digits each (in parallel, not a serial chain), lane 0 gets lambda.
+ *                PER_WARP=false ("mma"): warp 0 computes it, one barrier shares it;
+ *                PER_WARP=true ("mma-warp"): every warp computes it, __shfl_sync, no barrier
+ *   tc_redux_map<PER_WARP> control without tensor cores ("redux", "redux-warp"): lane mu-1
+ *                extracts digit mu, two __reduce_add_sync sum lambda_x, lambda_y
+ *   tc_table_map lambda precomputed on the host, one load per thread: the kernel with the
+ *                map's arithmetic removed (map-cost measurement)
+ *
+ * Every map also has ref_cell(): the classic lambda (fractals/fractal.h, fractal_lambda_cell)
+ * of the same logical block and local offset; k_tc_check (kernels.cuh) compares the two for
+ * every thread of every block of a launch.
+ *
+ * Half inputs, float accumulation: exact for r <= 16, see mma.h ("EXACTNESS"). */
+#ifndef TENSORCORE_MAPS_CUH
+#define TENSORCORE_MAPS_CUH
+
+#include <stdint.h>
+#include <mma.h> /* CUDA's WMMA header (angle brackets: not tensorcore/mma.h) */
+#include <cuda_fp16.h>
+#include "../common/check.h"
+#include "../fractals/kernels.cuh"
+#include "mma.h"
+
+#define TC_FULL_MASK 0xFFFFFFFFu
+
+/* Cell of local offset (tx, ty) in the block whose coordinates (in blocks) are (bx, by):
+ * the same tail as fractal_lambda_cell (fractals/fractal.h). */
+static __device__ __forceinline__ bool tc_cell(const fractal_launch &L, uint32_t bx, uint32_t by, uint32_t tx,
+                                               uint32_t ty, uint32_t *x, uint32_t *y)
+{
+    *x = bx * L.rho + tx;
+    *y = by * L.rho + ty;
+    return nbb_fast_member(&L.F, tx, ty, L.rl);
+}
+
+static __device__ __forceinline__ uint32_t tc_tid() { return threadIdx.y * blockDim.x + threadIdx.x; }
+
+/* The classic reference for a block-level map: lambda of this block, same local offset. */
+#define TC_REF_CELL_BLOCK                                                                          \
+    __device__ bool ref_cell(uint32_t *x, uint32_t *y) const                                      \
+    {                                                                                             \
+        return fractal_lambda_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y) != 0; \
+    }
+
+/* One 16x16x16 WMMA: D = A (row-major, global) x B (col-major, shared) + C, stored
+ * row-major to shared memory.  C = 0 (HAS_C false) or loaded from Cg (row-major, global). */
+template <bool HAS_C>
+static __device__ __forceinline__ void tc_wmma(const __half *A, const __half *B, const float *Cg, float *D)
+{
+    using namespace nvcuda;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+    wmma::load_matrix_sync(a, A, TC_M);
+    wmma::load_matrix_sync(b, B, TC_M);
+    if constexpr (HAS_C) wmma::load_matrix_sync(c, Cg, TC_M, wmma::mem_row_major);
+    else wmma::fill_fragment(c, 0.0f);
+    wmma::mma_sync(c, a, b, c);
+    wmma::store_matrix_sync(D, c, TC_M, wmma::mem_row_major);
+}
+
+/* ---- variant 1 (section 5.1, Fig. 7) ------------------------------------------------ */
+struct tc_v1_map {
+    fractal_launch L; /* the classic lambda launch: grid gx x gy, rho x rho threads */
+    dim3 grid, block;
+    tc_pows P;
+    const __half *A; /* 16x16 row-major: row 0 = (s^0 .. s^(rb-1)), zeros elsewhere */
+    static tc_v1_map make(const fractal_launch &L, const __half *A)
+    {
+        tc_v1_map m;
+        m.L = L;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_pows_make(L.F.k, L.rb, &m.P);
+        m.A = A;
+        m.grid = dim3(L.gx, L.gy);
+        m.block = dim3(L.rho, L.rho);
+        return m;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        __shared__ __align__(32) __half sB[TC_M * TC_M];
+        __shared__ __align__(32) float sD[TC_M * TC_M];
+        const uint32_t tid = tc_tid(), nt = blockDim.x * blockDim.y;
+        /* B (column-major): column 0 = tau_x^mu, column 1 = tau_y^mu, rows mu-1 < rb */
+        for (uint32_t e = tid; e < TC_M * TC_M; e += nt) {
+            uint32_t j = e >> 4, kk = e & 15, v = 0;
+            if (j < 2 && (int)kk < L.rb) v = tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, blockIdx.x, blockIdx.y, kk + 1), j);
+            sB[e] = __uint2half_rn(v);
+        }
+        __syncthreads();
+        if (tid < 32) tc_wmma<false>(A, sB, NULL, sD); /* warp 0: the one MMA of the block */
+        __syncthreads();
+        return tc_cell(L, (uint32_t)sD[0], (uint32_t)sD[1], threadIdx.x, threadIdx.y, x, y);
+    }
+    TC_REF_CELL_BLOCK
+};
+
+/* ---- variant 2 (section 5.2, Fig. 8) ------------------------------------------------ */
+struct tc_v2_map {
+    fractal_launch L; /* the LOGICAL launch: sub-blocks of rho/2, level rb + 1 */
+    dim3 grid, block;
+    tc_pows P;
+    const __half *A; /* row 0 = (s^0 .. s^(rb2-1)) for the sub-block level rb2 = L.rb */
+    static tc_v2_map make(const fractal_launch &Lsub, const __half *A)
+    {
+        tc_v2_map m;
+        m.L = Lsub;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_pows_make(Lsub.F.k, Lsub.rb, &m.P);
+        m.A = A;
+        m.grid = dim3((Lsub.gx + 1) / 2, (Lsub.gy + 1) / 2);
+        m.block = dim3(2 * Lsub.rho, 2 * Lsub.rho);
+        return m;
+    }
+    /* threads launched that have no sub-block (X in Fig. 8) */
+    unsigned long long extra_threads() const
+    {
+        unsigned long long sub = (unsigned long long)L.rho * L.rho;
+        return (4ull * grid.x * grid.y - (unsigned long long)L.gx * L.gy) * sub;
+    }
+    __device__ void sub_block(uint32_t *wx, uint32_t *wy, uint32_t *lx, uint32_t *ly) const
+    {
+        uint32_t qx = threadIdx.x >= L.rho, qy = threadIdx.y >= L.rho;
+        *wx = 2 * blockIdx.x + qx;
+        *wy = 2 * blockIdx.y + qy;
+        *lx = threadIdx.x - qx * L.rho;
+        *ly = threadIdx.y - qy * L.rho;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        __shared__ __align__(32) __half sB[TC_M * TC_M];
+        __shared__ __align__(32) float sD[TC_M * TC_M];
+        const uint32_t tid = tc_tid(), nt = blockDim.x * blockDim.y;
+        /* B: columns 2q, 2q+1 = tau_x, tau_y of sub-block q = (q % 2, q / 2) */
+        for (uint32_t e = tid; e < TC_M * TC_M; e += nt) {
+            uint32_t j = e >> 4, kk = e & 15, v = 0;
+            if (j < 8 && (int)kk < L.rb) {
+                uint32_t q = j >> 1, wx = 2 * blockIdx.x + (q & 1), wy = 2 * blockIdx.y + (q >> 1);
+                if (wx < L.gx && wy < L.gy) v = tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, wx, wy, kk + 1), j & 1);
+            }
+            sB[e] = __uint2half_rn(v);
+        }
+        __syncthreads();
+        if (tid < 32) tc_wmma<false>(A, sB, NULL, sD);
+        __syncthreads();
+        uint32_t wx, wy, lx, ly;
+        sub_block(&wx, &wy, &lx, &ly);
+        uint32_t q = (wx & 1) + 2 * (wy & 1);
+        bool ok = tc_cell(L, (uint32_t)sD[2 * q], (uint32_t)sD[2 * q + 1], lx, ly, x, y);
+        return ok && wx < L.gx && wy < L.gy;
+    }
+    __device__ bool ref_cell(uint32_t *x, uint32_t *y) const
+    {
+        uint32_t wx, wy, lx, ly;
+        sub_block(&wx, &wy, &lx, &ly);
+        if (wx >= L.gx || wy >= L.gy) return false;
+        return fractal_lambda_cell(&L, wx, wy, lx, ly, x, y) != 0;
+    }
+};
+
+/* ---- variant 3 (section 5.3, Fig. 9) ------------------------------------------------ */
+struct tc_v3_map {
+    fractal_launch L;
+    dim3 grid, block;
+    tc_pows P;
+    const __half *A; /* every row = (rho s^0 .. rho s^(rb-1)) */
+    const float *C;  /* 8 row-major 16x16 matrices: tile t, coordinate c at (2t + c) * 256 */
+    static tc_v3_map make(const fractal_launch &L, const __half *A, const float *C)
+    {
+        tc_v3_map m;
+        m.L = L;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_pows_make(L.F.k, L.rb, &m.P);
+        m.A = A;
+        m.C = C;
+        m.grid = dim3(L.gx, L.gy);
+        m.block = dim3(L.rho, L.rho);
+        return m;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        __shared__ __align__(32) __half sB[2][TC_M * TC_M];
+        __shared__ __align__(32) float sD[8][TC_M * TC_M];
+        const uint32_t tid = tc_tid(), nt = blockDim.x * blockDim.y;
+        const uint32_t tiles = L.rho > 16 ? 4 : 1;
+        /* B_c: every column = (tau_c^1 .. tau_c^rb, 0 ..) */
+        for (uint32_t e = tid; e < 2 * TC_M * TC_M; e += nt) {
+            uint32_t c = e >> 8, kk = e & 15, v = 0;
+            if ((int)kk < L.rb) v = tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, blockIdx.x, blockIdx.y, kk + 1), c);
+            sB[c][e & 255] = __uint2half_rn(v);
+        }
+        __syncthreads();
+        const uint32_t warp = tid >> 5;
+        if (warp < 2 * tiles) tc_wmma<true>(A, sB[warp & 1], C + warp * TC_M * TC_M, sD[warp]);
+        __syncthreads();
+        const uint32_t t = (threadIdx.x >= 16) + 2 * (threadIdx.y >= 16);
+        const uint32_t i = threadIdx.y & 15, j = threadIdx.x & 15;
+        *x = (uint32_t)sD[2 * t][TC_M * i + j];
+        *y = (uint32_t)sD[2 * t + 1][TC_M * i + j];
+        return nbb_fast_member(&L.F, threadIdx.x, threadIdx.y, L.rl);
+    }
+    TC_REF_CELL_BLOCK
+};
+
+/* lambda shared with the whole block: PER_WARP = true -> every warp computes it for itself
+ * (no shared memory, no barrier); false -> warp 0 computes it, lane 0 stores it to shared
+ * memory, one __syncthreads (as fractals' lambda_map_t does with thread (0,0)). */
+template <bool PER_WARP, class F>
+static __device__ __forceinline__ void tc_share(const F &warp_lambda, uint32_t *bx, uint32_t *by)
+{
+    if constexpr (PER_WARP) {
+        warp_lambda(bx, by);
+    } else {
+        __shared__ uint32_t s_l[2];
+        if (tc_tid() < 32) { /* warp 0, converged */
+            uint32_t x, y;
+            warp_lambda(&x, &y);
+            if (tc_tid() == 0) {
+                s_l[0] = x;
+                s_l[1] = y;
+            }
+        }
+        __syncthreads();
+        *bx = s_l[0];
+        *by = s_l[1];
+    }
+}
+
+/* ---- ours: mma.sync on registers (variant 1's encoding, no fragment loads) ----------- */
+template <bool PER_WARP>
+struct tc_mma_map {
+    fractal_launch L;
+    dim3 grid, block;
+    tc_pows P;
+    uint32_t a_lo[4], a_hi[4]; /* lanes 0..3 (row 0 of A): half2 (s^2t, s^2t+1), (s^2t+8, s^2t+9) */
+    static tc_mma_map make(const fractal_launch &L)
+    {
+        tc_mma_map m;
+        m.L = L;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_pows_make(L.F.k, L.rb, &m.P);
+        for (int t = 0; t < 4; t++) {
+            uint32_t lo[2], hi[2];
+            for (int i = 0; i < 2; i++) {
+                lo[i] = __half_as_ushort(__float2half(tc_mma_a_value((int)L.F.s, L.rb, t, i)));
+                hi[i] = __half_as_ushort(__float2half(tc_mma_a_value((int)L.F.s, L.rb, t, 4 + i)));
+            }
+            m.a_lo[t] = lo[0] | lo[1] << 16;
+            m.a_hi[t] = hi[0] | hi[1] << 16;
+        }
+        m.grid = dim3(L.gx, L.gy);
+        m.block = dim3(L.rho, L.rho);
+        return m;
+    }
+    __device__ __forceinline__ uint32_t digit_half(int mu, int c) const
+    {
+        if (mu > L.rb) return 0u;
+        uint32_t v = tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, blockIdx.x, blockIdx.y, mu), c);
+        return __half_as_ushort(__uint2half_rn(v));
+    }
+    /* one warp: D = A x B (m16n8k16), lambda = (D[0][0], D[0][1]) broadcast from lane 0 */
+    __device__ __forceinline__ void warp_lambda(uint32_t *bx, uint32_t *by) const
+    {
+        const uint32_t lane = tc_tid() & 31, g = lane >> 2, t = lane & 3;
+        /* A registers (mma.h: tc_frag_a_*): only row 0 (lanes 0..3) is non-zero */
+        const uint32_t a0 = g == 0 ? a_lo[t] : 0u, a2 = g == 0 ? a_hi[t] : 0u;
+        /* B registers: column g (0: tau_x, 1: tau_y), rows 2t, 2t+1, 2t+8, 2t+9 = mu - 1 */
+        uint32_t b0 = 0u, b1 = 0u;
+        if (g < 2) {
+            const int mu = 2 * (int)t + 1;
+            b0 = digit_half(mu, g) | digit_half(mu + 1, g) << 16;
+            b1 = digit_half(mu + 8, g) | digit_half(mu + 9, g) << 16;
+        }
+        float d0, d1, d2, d3; /* d2, d3: row 8 of D, unused */
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                     "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+                     : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+                     : "r"(a0), "r"(0u), "r"(a2), "r"(0u), "r"(b0), "r"(b1), "f"(0.0f), "f"(0.0f), "f"(0.0f),
+                       "f"(0.0f));
+        asm volatile("" ::"f"(d2), "f"(d3));
+        *bx = (uint32_t)__shfl_sync(TC_FULL_MASK, d0, 0); /* lane 0: c0 = D[0][0] = lambda_x */
+        *by = (uint32_t)__shfl_sync(TC_FULL_MASK, d1, 0); /*         c1 = D[0][1] = lambda_y */
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        uint32_t bx, by;
+        tc_share<PER_WARP>([this](uint32_t *a, uint32_t *b) { warp_lambda(a, b); }, &bx, &by);
+        return tc_cell(L, bx, by, threadIdx.x, threadIdx.y, x, y);
+    }
+    TC_REF_CELL_BLOCK
+};
+
+/* ---- control: warp-parallel digits, integer warp reduction (no tensor core) --------- */
+template <bool PER_WARP>
+struct tc_redux_map {
+    fractal_launch L;
+    dim3 grid, block;
+    tc_pows P;
+    uint32_t spow[16]; /* s^(mu-1), eq. 3 */
+    static tc_redux_map make(const fractal_launch &L)
+    {
+        tc_redux_map m;
+        m.L = L;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_pows_make(L.F.k, L.rb, &m.P);
+        uint32_t p = 1;
+        for (int i = 0; i < 16; i++, p *= L.F.s) m.spow[i] = p;
+        m.grid = dim3(L.gx, L.gy);
+        m.block = dim3(L.rho, L.rho);
+        return m;
+    }
+    __device__ __forceinline__ void warp_lambda(uint32_t *bx, uint32_t *by) const
+    {
+        const uint32_t lane = tc_tid() & 31;
+        const int mu = (int)lane + 1;
+        uint32_t vx = 0, vy = 0;
+        if (mu <= L.rb) {
+            uint32_t beta = tc_beta_fast(&L.F, &P, blockIdx.x, blockIdx.y, mu); /* eq. 1 */
+            vx = tc_tau_fast(&L.F, beta, 0) * spow[lane];                       /* eqs. 2, 3 */
+            vy = tc_tau_fast(&L.F, beta, 1) * spow[lane];
+        }
+        *bx = __reduce_add_sync(TC_FULL_MASK, vx); /* eqs. 5, 6 */
+        *by = __reduce_add_sync(TC_FULL_MASK, vy);
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        uint32_t bx, by;
+        tc_share<PER_WARP>([this](uint32_t *a, uint32_t *b) { warp_lambda(a, b); }, &bx, &by);
+        return tc_cell(L, bx, by, threadIdx.x, threadIdx.y, x, y);
+    }
+    TC_REF_CELL_BLOCK
+};
+
+/* ---- map-cost measurement: lambda looked up, not computed --------------------------- */
+struct tc_table_map {
+    fractal_launch L;
+    dim3 grid, block;
+    const uint2 *tab; /* tab[wy * gx + wx] = lambda(wx, wy), built on the host */
+    static tc_table_map make(const fractal_launch &L, const uint2 *tab)
+    {
+        tc_table_map m;
+        m.L = L;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        m.tab = tab;
+        m.grid = dim3(L.gx, L.gy);
+        m.block = dim3(L.rho, L.rho);
+        return m;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        const uint2 b = __ldg(&tab[(size_t)blockIdx.y * L.gx + blockIdx.x]);
+        return tc_cell(L, b.x, b.y, threadIdx.x, threadIdx.y, x, y);
+    }
+    TC_REF_CELL_BLOCK
+};
+
+/* ---- host: the constant fragments in device memory ---------------------------------- */
+
+/* A of v1 (rb) / v2 (rb2): row 0 = powers; A of v3: every row = rho * powers; C of v3:
+ * 8 matrices of thread offsets (tile t = 0..3, coordinate c = 0, 1).  Filled with the host
+ * encodings of mma.h (tc_powers_row, tc_v3_encode), converted to half exactly. */
+static inline void tc_upload_half(const float *src, __half *d_dst)
+{
+    __half h[TC_M * TC_M];
+    for (int i = 0; i < TC_M * TC_M; i++) h[i] = __float2half(src[i]);
+    CHECK_CUDA(cudaMemcpy(d_dst, h, sizeof h, cudaMemcpyHostToDevice));
+}
+static inline void tc_upload_powers(const nbb_fractal *f, int rb, __half *d_A)
+{
+    float A[TC_M * TC_M];
+    tc_zero(A);
+    tc_powers_row(f, rb, 1, A, 0);
+    tc_upload_half(A, d_A);
+}
+static inline void tc_upload_v3(const nbb_fractal *f, int rb, int rho, __half *d_A, float *d_C)
+{
+    float A[TC_M * TC_M], B[TC_M * TC_M], C[8][TC_M * TC_M];
+    for (int t = 0; t < 4; t++)
+        for (int c = 0; c < 2; c++) tc_v3_encode(f, rb, rho, 0, 0, t, c, A, B, C[2 * t + c]);
+    tc_upload_half(A, d_A);
+    CHECK_CUDA(cudaMemcpy(d_C, C, sizeof C, cudaMemcpyHostToDevice));
+}
+
+/* Device data of one (r, rho) configuration: the constant fragments and the lambda table. */
+typedef struct {
+    fractal_launch L, Lsub; /* lambda launch at rho; v2's logical launch at rho/2 */
+    __half *A1, *A2, *A3;   /* v1 (row 0, level rb), v2 (row 0, level rb+1), v3 (rho * powers) */
+    float *C3;              /* v3 offsets, 8 matrices */
+    uint2 *tab;             /* lambda of every compact block (table map) */
+} tc_config;
+
+static inline void tc_config_init(tc_config *c, const nbb_fractal *f, int r, uint32_t rho)
+{
+    char err[256];
+    memset(c, 0, sizeof *c);
+    if (fractal_launch_init(&c->L, f, r, rho, FRACTAL_MAP_LAMBDA, err, sizeof err)) DIE_USAGE("%s", err);
+    if (fractal_launch_init(&c->Lsub, f, r, rho / 2, FRACTAL_MAP_LAMBDA, err, sizeof err)) DIE_USAGE("%s", err);
+    if (!tc_level_supported(f, c->L.rb, 1) || !tc_level_supported(f, c->Lsub.rb, 1) ||
+        !tc_level_supported(f, c->L.rb, (int)rho))
+        DIE_USAGE("r=%d rho=%u: the fragments cannot hold this level exactly in half (needs n/2 <= 2^15, "
+                  "rb <= 16; see mma.h)", r, rho);
+    CHECK_CUDA(cudaMalloc(&c->A1, 3 * TC_M * TC_M * sizeof(__half)));
+    c->A2 = c->A1 + TC_M * TC_M;
+    c->A3 = c->A2 + TC_M * TC_M;
+    CHECK_CUDA(cudaMalloc(&c->C3, 8 * TC_M * TC_M * sizeof(float)));
+    tc_upload_powers(f, c->L.rb, c->A1);
+    tc_upload_powers(f, c->Lsub.rb, c->A2);
+    tc_upload_v3(f, c->L.rb, (int)rho, c->A3, c->C3);
+    size_t nb = (size_t)c->L.gx * c->L.gy;
+    uint2 *h = (uint2 *)malloc(nb * sizeof(uint2));
+    if (!h) DIE("out of host memory");
+#pragma omp parallel for schedule(static)
+    for (long long w = 0; w < (long long)nb; w++)
+        lambda_map(f, c->L.rb, (uint32_t)(w % c->L.gx), (uint32_t)(w / c->L.gx), &h[w].x, &h[w].y); /* eqs. 1-6 */
+    c->tab = (uint2 *)device_alloc_or_usage(nb * sizeof(uint2), "the lambda table");
+    CHECK_CUDA(cudaMemcpy(c->tab, h, nb * sizeof(uint2), cudaMemcpyHostToDevice));
+    free(h);
+}
+
+static inline void tc_config_free(tc_config *c)
+{
+    CHECK_CUDA(cudaFree(c->A1));
+    CHECK_CUDA(cudaFree(c->C3));
+    CHECK_CUDA(cudaFree(c->tab));
+}
+
+#endif

@@ -1,0 +1,189 @@
+/* tensorcore.cu -- lambda(omega) with tensor cores vs the classic lambda (Quezada, "Acelerando
+ * ecuaciones de mapeo de hilos de GPU para fractales 2D empotrados utilizando Tensor Cores",
+ * sections 5 and 6, Fig. 10), on the embedded Sierpinski triangle.
+ *
+ * For each test (sw, rd, ca: fractals/kernels.cuh), level r and block side rho in {8, 16, 32}:
+ *   1. every map's per-thread cells are compared with the classic lambda for every thread of
+ *      every block of its launch (k_tc_check; tensor-core maps only: the classic maps are
+ *      the reference), and every map's test kernel is checked against the CPU
+ *      (fractals/driver.cuh: coverage + sw output, rd sum, ca steps).  Any mismatch: message,
+ *      exit 1, the data file is discarded;
+ *   2. each map is timed (bench.h); speedup_x = T(lambda) / T(map) as in Fig. 10, with
+ *      lambda = fractals' lambda (once per block, shared memory); speedup_thread_x uses
+ *      lambda-thread (every thread evaluates eqs. 1-6) instead.
+ * Maps: lambda, lambda-thread (fractals/), v1, v2, v3 (paper, WMMA), mma (ours, mma.sync on
+ * registers per warp), redux (control without tensor cores), table (lambda looked up: the
+ * kernel without the map's arithmetic, for the map-cost measurement).
+ * Output: <out>/tensorcore_fig10_<test>.dat. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../common/check.h"
+#include "../common/device.h"
+#include "../common/args.h"
+#include "../common/bench.h"
+#include "../common/datfile.h"
+#include "../fractals/driver.cuh"
+#include "kernels.cuh"
+
+enum { M_LAMBDA, M_LAMBDA_THREAD, M_V1, M_V2, M_V3, M_MMA, M_MMA_WARP, M_REDUX, M_REDUX_WARP, M_TABLE, M_COUNT };
+static const char *const MAP_NAMES[M_COUNT] = {"lambda", "lambda-thread", "v1", "v2", "v3", "mma", "mma-warp", "redux", "redux-warp", "table"};
+
+/* Per-thread comparison with the classic lambda over the whole launch (k_tc_check). */
+template <class Map>
+static unsigned long long tc_check_map(const Map &m, const fractal_problem *p, const char *label)
+{
+    unsigned long long *d, h[3] = {0, 0, ~0ull};
+    CHECK_CUDA(cudaMalloc(&d, sizeof h));
+    CHECK_CUDA(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+    k_tc_check<Map><<<m.grid, m.block, 0, p->stream>>>(m, d);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaStreamSynchronize(p->stream));
+    CHECK_CUDA(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaFree(d));
+    unsigned long long bad = h[0] + (h[1] != p->members);
+    if (h[0])
+        fprintf(stderr, "error: %s: %llu threads differ from the classic lambda (first bad block %llu = (%llu, %llu))\n",
+                label, h[0], h[2], h[2] % m.grid.x, h[2] / m.grid.x);
+    if (h[1] != p->members) fprintf(stderr, "error: %s: %llu cells mapped, the fractal has %llu\n", label, h[1], (unsigned long long)p->members);
+    return bad;
+}
+
+typedef struct {
+    bench_stats st;
+    unsigned long long threads, extra;
+} map_result;
+
+/* Check (classic-lambda comparison for tensor-core maps, then the test kernel vs the CPU),
+ * then time.  Exit 1 on a mismatch (after discarding the data file). */
+template <bool compare_lambda, class Map>
+static map_result tc_run_map(const Map &m, fractal_problem *p, int test, const common_opts *c, const char *label,
+                             datfile *d)
+{
+    unsigned long long bad = 0;
+    if constexpr (compare_lambda) bad = tc_check_map(m, p, label);
+    if (!bad) bad = fractal_check(m, p, test, label);
+    if (bad) {
+        datfile_discard(d);
+        DIE("%s: verification failed (%llu wrong); no data written", label, bad);
+    }
+    map_result r;
+    r.st = fractal_time(m, p, test, c);
+    r.threads = (unsigned long long)m.grid.x * m.grid.y * m.block.x * m.block.y;
+    r.extra = 0;
+    return r;
+}
+
+static map_result tc_run(int map, const tc_config *cf, fractal_problem *p, int test, const common_opts *c,
+                         const char *label, datfile *d)
+{
+    switch (map) {
+    case M_LAMBDA: return tc_run_map<false>(lambda_map_t::make(cf->L), p, test, c, label, d);
+    case M_LAMBDA_THREAD: return tc_run_map<false>(lambda_thread_map::make(cf->L), p, test, c, label, d);
+    case M_V1: return tc_run_map<true>(tc_v1_map::make(cf->L, cf->A1), p, test, c, label, d);
+    case M_V2: {
+        tc_v2_map m = tc_v2_map::make(cf->Lsub, cf->A2);
+        map_result r = tc_run_map<true>(m, p, test, c, label, d);
+        r.extra = m.extra_threads();
+        return r;
+    }
+    case M_V3: return tc_run_map<true>(tc_v3_map::make(cf->L, cf->A3, cf->C3), p, test, c, label, d);
+    case M_MMA: return tc_run_map<true>(tc_mma_map<false>::make(cf->L), p, test, c, label, d);
+    case M_MMA_WARP: return tc_run_map<true>(tc_mma_map<true>::make(cf->L), p, test, c, label, d);
+    case M_REDUX: return tc_run_map<true>(tc_redux_map<false>::make(cf->L), p, test, c, label, d);
+    case M_REDUX_WARP: return tc_run_map<true>(tc_redux_map<true>::make(cf->L), p, test, c, label, d);
+    default: return tc_run_map<true>(tc_table_map::make(cf->L, cf->tab), p, test, c, label, d);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    common_opts c = common_opts_default();
+    const char *test_opt = "all", *map_opt = "all", *rho_opt = "all";
+    int rmin = 0, rmax = -1;
+    arg_opt opts[] = {
+        COMMON_ARGS(c),
+        {"test", ARG_CHOICE, &test_opt, "test kernel(s) of section 6", 0, 0, "all sw rd ca"},
+        {"map", ARG_CHOICE, &map_opt,
+         "map(s) timed besides the baselines lambda, lambda-thread: v1 v2 v3 = paper section 5; "
+         "mma, mma-warp = ours (mma.sync on registers, per block / per warp); redux, redux-warp = same without "
+         "tensor cores; table = lambda looked up (map cost)",
+         0, 0, "all lambda v1 v2 v3 mma mma-warp redux redux-warp table"},
+        {"rho", ARG_CHOICE, &rho_opt, "block side(s) rho", 0, 0, "all 8 16 32"},
+        {"rmin", ARG_INT, &rmin, "smallest level r (levels with n < rho are skipped)", 0, 16, NULL},
+        {"rmax", ARG_INT, &rmax, "largest level r (-1: 16 for sw, 15 for rd/ca; --quick 12/11)", -1, 16, NULL},
+    };
+    args_parse(argc, argv, opts, ARGS_COUNT(opts), "tensorcore [options]",
+               "Fig. 10 of Quezada: speedup of the tensor-core maps lambda_tc v1, v2, v3 (and ours: mma) over the\n"
+               "classic lambda on the embedded Sierpinski triangle, tests sw, rd, ca, rho = 8, 16, 32.\n"
+               "Every map is verified against the classic lambda for every block before it is timed.");
+    common_opts_finish(&c);
+    if (rmax >= 0 && rmax < rmin) DIE_USAGE("--rmax=%d is below --rmin=%d", rmax, rmin);
+
+    const nbb_fractal *f = fractal_by_name("sierpinski-triangle"); /* the paper's case (section 5) */
+    device_require(c.device, 8, 0); /* mma.sync m16n8k16 and __reduce_add_sync: sm_80+ */
+    char gpu[256];
+    device_describe(c.device, gpu, sizeof gpu);
+    cudaStream_t stream;
+    CHECK_CUDA(cudaStreamCreate(&stream));
+
+    int nmaps = 0, maps[M_COUNT];
+    maps[nmaps++] = M_LAMBDA;
+    maps[nmaps++] = M_LAMBDA_THREAD;
+    for (int m = M_V1; m < M_COUNT; m++)
+        if (!strcmp(map_opt, "all") || !strcmp(map_opt, MAP_NAMES[m])) maps[nmaps++] = m;
+    uint32_t rhos[3] = {8, 16, 32};
+
+    for (int test = FRACTAL_SW; test <= FRACTAL_CA; test++) {
+        if (strcmp(test_opt, "all") && strcmp(test_opt, fractal_test_name(test))) continue;
+        int rtop = rmax >= 0 ? rmax : (test == FRACTAL_SW ? 16 : 15) - (c.quick ? 4 : 0);
+        char name[64], fig[160];
+        snprintf(name, sizeof name, "tensorcore_fig10_%s.dat", fractal_test_name(test));
+        snprintf(fig, sizeof fig, "Fig. 10 (%s), Quezada, lambda_tc with tensor cores", fractal_test_name(test));
+        dat_meta meta = dat_meta_of("tensorcore", fig, argc, argv, gpu, &c);
+        datfile d;
+        datfile_open(&d, c.out, name, &meta);
+        datfile_meta(&d, "fractal", "%s (k=%d, s=%d)", f->name, f->k, f->s);
+        datfile_meta(&d, "columns", "median/min/max_ms per launch; speedup_x = lambda median / this map's median "
+                                    "(Fig. 10); speedup_thread_x = lambda-thread median / this map's; threads launched; "
+                                    "extra_threads = v2 threads without a sub-block (section 5.2)");
+        datfile_columns(&d, "fractal r n rho rb map median_ms min_ms max_ms speedup_x speedup_thread_x threads "
+                            "extra_threads batch");
+        for (int r = rmin; r <= rtop; r++) {
+            fractal_problem p;
+            fractal_problem_init(&p, f, r, 1u << test, (uint64_t)c.seed, stream);
+            for (int q = 0; q < 3; q++) {
+                uint32_t rho = rhos[q];
+                if (strcmp(rho_opt, "all") && (uint32_t)atoi(rho_opt) != rho) continue;
+                if ((1u << r) < rho) continue; /* n < rho: no lambda launch (fractal_launch_init) */
+                tc_config cf;
+                tc_config_init(&cf, f, r, rho);
+                map_result res[M_COUNT];
+                for (int i = 0; i < nmaps; i++) {
+                    char label[160];
+                    snprintf(label, sizeof label, "%s r=%d rho=%u map=%s", fractal_test_name(test), r, rho,
+                             MAP_NAMES[maps[i]]);
+                    res[i] = tc_run(maps[i], &cf, &p, test, &c, label, &d);
+                    if (bench_warn_spread(label, res[i].st))
+                        datfile_meta(&d, "warning", "spread %.0f%% for %s", 100 * bench_spread(res[i].st), label);
+                }
+                fprintf(stderr, "%s r=%2d rho=%2u  lambda %.4f ms |", fractal_test_name(test), r, rho, res[0].st.median);
+                for (int i = 0; i < nmaps; i++) {
+                    const bench_stats s = res[i].st;
+                    double sp = res[0].st.median / s.median, spt = res[1].st.median / s.median;
+                    datfile_row(&d, "%s %d %u %u %d %s %.6f %.6f %.6f %.4f %.4f %llu %llu %d", f->name, r, cf.L.n, rho,
+                                cf.L.rb, MAP_NAMES[maps[i]], s.median, s.min, s.max, sp, spt, res[i].threads,
+                                res[i].extra, s.batch);
+                    if (i) fprintf(stderr, " %s %.2fx", MAP_NAMES[maps[i]], sp);
+                }
+                fputc('\n', stderr);
+                tc_config_free(&cf);
+            }
+            fractal_problem_free(&p);
+        }
+        datfile_commit(&d);
+    }
+    CHECK_CUDA(cudaStreamDestroy(stream));
+    return 0;
+}
