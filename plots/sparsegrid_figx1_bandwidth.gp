@@ -3,8 +3,8 @@
 # inputs: sparsegrid_figx1_bandwidth.dat
 # Reads datadir/sparsegrid_figx1_bandwidth.dat (sparsegrid --fig=bandwidth).  One panel per tile
 # shape (33x33, 9x9x9, 9x9x5x5); x: bytes moved (read + write, MB, log); y: GB/s.  Lines: a copy
-# kernel of the same bytes in the same run (the measured ceiling), GPU fused (hierarchization
-# and dehierarchization), GPU thesis-style, CPU tuned (16 threads); 60% of copy dashed (the goal).
+# kernel of the same bytes in the same run (the measured ceiling), GPU fused (lines in registers:
+# hierarchization and dehierarchization; the point-code variant, our first try), GPU thesis-style, CPU tuned (16 threads); 60% of copy dashed (the goal).
 if (!exists("datadir")) datadir = 'sparsegrid/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -30,6 +30,7 @@ do for [s in "33x33 9x9x9 9x9x5x5"] {
        f using (mb(column("bytes_moved"))):(sel60(s)) with lines ls ls_bound title '60% of copy', \
        f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused")) with linespoints ls ls_gpu_fused title 'GPU fused', \
        f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused_inverse")) with linespoints ls ls_gpu_fused dt 2 title 'GPU fused, inverse', \
+       f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused_points")) with linespoints ls ls_gpu_fused dt 3 pt 6 title 'GPU fused, point codes (first try)', \
        f using (mb(column("bytes_moved"))):(sel(s, "gpu_thesis")) with linespoints ls ls_gpu_thesis title 'GPU thesis-style', \
        f using (mb(column("bytes_moved"))):(sel(s, "cpu_tuned")) with linespoints ls ls_cpu title 'CPU tuned'
 }

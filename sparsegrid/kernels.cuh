@@ -10,6 +10,11 @@
  *                   dimension is one pass from one shared buffer into the other (the last
  *                   pass writes straight to global memory).
  *   k_dehier_fused  ours, inverse: coarsest level first, in place in shared memory.
+ *   k_fused_lines   ours, final form (the default "gpu_fused"): as above, but in each
+ *                   dimension a thread owns whole lines and transforms them in registers;
+ *                   one shared buffer, both directions.  The two kernels above (point
+ *                   codes, "gpu_fused_points") remain for lines longer than 65 points and
+ *                   as the first step of the story told in README.md.
  *   k_copy          plain copy of the same bytes: the bandwidth reference of the same run.
  * Formulas: sg_surplus / sg_unsurplus of hierarchize.h (thesis 2.3.1). */
 #ifndef SPARSEGRID_KERNELS_CUH
@@ -155,6 +160,81 @@ k_dehier_fused(const float *__restrict__ src, float *__restrict__ dst, long long
     for (int e = threadIdx.x; e < cnt * tsz; e += blockDim.x) o[e] = sm[e];
 }
 
+/* Ours, final form: whole tiles in shared memory, one buffer, all dimensions in one
+ * launch, and in dimension k each thread owns whole lines along k: it reads the n_k values
+ * of its line into registers, applies the 1D scheme there (Algorithm 1: finest level first;
+ * dehierarchization coarsest first), and writes them back in place -- no two threads touch
+ * one line, so one barrier per dimension suffices, and each value costs one shared load and
+ * one store per dimension.  The last dimension writes straight to global memory.  NMAX
+ * (>= every n_k, 2^L + 1) sizes the register array; the neighbour distance of point i is
+ * its lowest set bit, a compile-time constant after unrolling.  The lines of all cnt tiles
+ * of a block are numbered together: tiles are contiguous, so line ln of dimension k starts
+ * at (ln / stride_k) * n_k * stride_k + ln % stride_k.  Shared memory: tpb * tile + 4 floats. */
+template <int NMAX>
+__global__ void __launch_bounds__(SG_FUSED_THREADS)
+k_fused_lines(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g, int tpb, int inverse)
+{
+    extern __shared__ float4 sm4[];
+    const int tsz = (int)g.size;
+    const long long tile0 = (long long)blockIdx.x * tpb;
+    const int cnt = (int)min((long long)tpb, nt - tile0);
+    const float *s = src + tile0 * tsz;
+    float *o = dst + tile0 * tsz;
+    float *buf = (float *)sm4 + sg_smem_pad(s);
+    const int total = cnt * tsz;
+    sg_load(s, buf, total);
+    __syncthreads();
+    for (int k = 0; k < g.d; k++) {
+        const int n = g.n[k], stk = (int)g.stride[k], lines = total / n;
+        const bool last = k == g.d - 1;
+        float *out = last ? o : buf;
+        for (int ln = threadIdx.x; ln < lines; ln += blockDim.x) {
+            const int base = (ln / stk) * (n * stk) + ln % stk;
+            float u[NMAX];
+#pragma unroll
+            for (int i = 0; i < NMAX; i++) u[i] = i < n ? buf[base + i * stk] : 0.0f;
+            if (!inverse) {
+#pragma unroll
+                for (int lh = 0; (1 << lh) < NMAX - 1; lh++) { /* h = 1, 2, 4, ...: finest first */
+                    const int h = 1 << lh;
+#pragma unroll
+                    for (int i = h; i < NMAX - 1; i += 2 * h)
+                        if (i < n - 1) u[i] = sg_surplus(u[i], u[i - h], u[i + h]);
+                }
+            } else {
+#pragma unroll
+                for (int lh = 30; lh >= 0; lh--) { /* h = ..., 4, 2, 1: coarsest first */
+                    if ((1 << lh) >= NMAX - 1) continue;
+                    const int h = 1 << lh;
+#pragma unroll
+                    for (int i = h; i < NMAX - 1; i += 2 * h)
+                        if (i < n - 1) u[i] = sg_unsurplus(u[i], u[i - h], u[i + h]);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < NMAX; i++)
+                if (i < n && (last || (i > 0 && i < n - 1))) out[base + i * stk] = u[i];
+        }
+        if (!last) __syncthreads();
+    }
+}
+
+typedef void (*sg_lines_fn)(const float *, float *, long long, sg_geom, int, int);
+
+/* The instance for lines of at most nmax points (3, 5, 9, 17, 33, 65), or NULL. */
+static sg_lines_fn sg_lines_instance(int nmax)
+{
+    switch (nmax) {
+    case 3: return k_fused_lines<3>;
+    case 5: return k_fused_lines<5>;
+    case 9: return k_fused_lines<9>;
+    case 17: return k_fused_lines<17>;
+    case 33: return k_fused_lines<33>;
+    case 65: return k_fused_lines<65>;
+    default: return NULL;
+    }
+}
+
 /* The same bytes copied (16 bytes per thread where aligned): the ceiling of this run. */
 __global__ void k_copy(const float *__restrict__ src, float *__restrict__ dst, long long n)
 {
@@ -212,34 +292,50 @@ static void sg_b_run(const sg_b *p, const float *src, float *dst, long long nt, 
 
 typedef struct {
     sg_geom g;
+    int lines;               /* 1: k_fused_lines<nmax>; 0: k_hier_fused / k_dehier_fused */
+    int nmax;                /* register array of k_fused_lines: 2^L + 1 >= every n_k */
     int tpb;                 /* tiles per block (the most; fewer for small Nt) */
     int sms;                 /* multiprocessors of the device */
     int adapt;               /* tiles per block chosen automatically: fewer for small Nt */
-    size_t smem_hier, smem_dehier;
-    uint32_t *d_code;        /* sg_codes() on the device */
+    uint32_t *d_code;        /* point codes (sg_codes) for the point kernels */
 } sg_fused;
 
-/* Plans the fused kernels: tiles per block (tpb_req, or 0 for about
+/* Shared memory of one launch with tpb tiles per block. */
+static size_t sg_fused_smem(const sg_fused *p, int tpb, int inverse)
+{
+    int nbuf = (!p->lines && !inverse && p->g.d > 1) ? 2 : 1;
+    return ((size_t)nbuf * tpb * p->g.size + 8) * sizeof(float);
+}
+
+/* Plans the fused kernels: variant (points = 1 forces the point-code kernels; otherwise
+ * k_fused_lines whenever every n_k <= 65), tiles per block (tpb_req, or 0 for about
  * SG_FUSED_TARGET_FLOATS floats per block) and the point codes.  Returns 0, or -1 when a
  * tile does not fit the shared memory of a block on this device. */
-static int sg_fused_setup(sg_fused *p, const sg_geom *g, int tpb_req, int dev)
+static int sg_fused_setup(sg_fused *p, const sg_geom *g, int tpb_req, int dev, int points)
 {
     int optin = 0;
     memset(p, 0, sizeof *p);
     p->g = *g;
+    int maxn = 0;
+    for (int k = 0; k < g->d; k++) maxn = g->n[k] > maxn ? g->n[k] : maxn;
+    p->nmax = 3;
+    while (p->nmax < maxn) p->nmax = 2 * p->nmax - 1;
+    p->lines = !points && sg_lines_instance(p->nmax) != NULL;
     CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     int tpb = tpb_req > 0 ? tpb_req : (int)(SG_FUSED_TARGET_FLOATS / g->size);
     if (tpb < 1) tpb = 1;
-    int nbuf = g->d > 1 ? 2 : 1;
-    while (tpb > 1 && ((size_t)nbuf * tpb * g->size + 8) * sizeof(float) > (size_t)optin) tpb--;
-    if (((size_t)nbuf * tpb * g->size + 8) * sizeof(float) > (size_t)optin) return -1;
+    while (tpb > 1 && sg_fused_smem(p, tpb, 0) > (size_t)optin) tpb--;
+    if (sg_fused_smem(p, tpb, 0) > (size_t)optin) return -1;
     p->tpb = tpb;
     p->adapt = tpb_req <= 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev));
-    p->smem_hier = ((size_t)nbuf * tpb * g->size + 8) * sizeof(float);
-    p->smem_dehier = ((size_t)tpb * g->size + 4) * sizeof(float);
-    CHECK_CUDA(cudaFuncSetAttribute(k_hier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem_hier));
-    CHECK_CUDA(cudaFuncSetAttribute(k_dehier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)p->smem_dehier));
+    if (p->lines) {
+        CHECK_CUDA(cudaFuncSetAttribute(sg_lines_instance(p->nmax), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)sg_fused_smem(p, tpb, 0)));
+    } else {
+        CHECK_CUDA(cudaFuncSetAttribute(k_hier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sg_fused_smem(p, tpb, 0)));
+        CHECK_CUDA(cudaFuncSetAttribute(k_dehier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sg_fused_smem(p, tpb, 1)));
+    }
     uint32_t *h = (uint32_t *)malloc(sizeof(uint32_t) * g->size);
     if (!h) DIE("out of host memory");
     sg_codes(g, h);
@@ -269,13 +365,13 @@ static void sg_fused_run(const sg_fused *p, const float *src, float *dst, long l
 {
     int tpb = sg_fused_tpb(p, nt);
     unsigned blocks = (unsigned)((nt + tpb - 1) / tpb);
-    int nbuf = p->g.d > 1 ? 2 : 1;
-    if (inverse)
-        k_dehier_fused<<<blocks, SG_FUSED_THREADS, ((size_t)tpb * p->g.size + 4) * sizeof(float), st>>>(
-            src, dst, nt, p->g, p->d_code, tpb);
+    size_t smem = sg_fused_smem(p, tpb, inverse);
+    if (p->lines)
+        sg_lines_instance(p->nmax)<<<blocks, SG_FUSED_THREADS, smem, st>>>(src, dst, nt, p->g, tpb, inverse);
+    else if (inverse)
+        k_dehier_fused<<<blocks, SG_FUSED_THREADS, smem, st>>>(src, dst, nt, p->g, p->d_code, tpb);
     else
-        k_hier_fused<<<blocks, SG_FUSED_THREADS, ((size_t)nbuf * tpb * p->g.size + 8) * sizeof(float), st>>>(
-            src, dst, nt, p->g, p->d_code, tpb);
+        k_hier_fused<<<blocks, SG_FUSED_THREADS, smem, st>>>(src, dst, nt, p->g, p->d_code, tpb);
     CHECK_LAUNCH();
 }
 

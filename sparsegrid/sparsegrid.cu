@@ -105,9 +105,9 @@ static void fail(env *e, const char *what)
 
 /* The correctness run of one configuration: CPU tuned vs references, both GPU versions
  * (both directions) vs the CPU.  h_cpu receives the CPU hierarchization of h_in. */
-static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *f, long long nt, const float *h_in,
-                          float *h_cpu, float *h_tmp, float *h_gpu, float *d_in, float *d_out, float *d_back,
-                          int full_ref)
+static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *f, sg_fused *fp, long long nt,
+                          const float *h_in, float *h_cpu, float *h_tmp, float *h_gpu, float *d_in, float *d_out,
+                          float *d_back, int full_ref)
 {
     long long n = nt * g->size;
     size_t bytes = sizeof(float) * n;
@@ -132,13 +132,15 @@ static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *f, long l
         free(td);
     }
     CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
-    for (int impl = 0; impl < 2; impl++) {
+    const char *names[3] = {"gpu_thesis", "gpu_fused_points", "gpu_fused"};
+    for (int impl = 0; impl < 3; impl++) { /* the last leaves the surpluses in d_out */
+        if (impl == 1 && !fp) continue;
         CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes)); /* poison: NaN */
         if (impl == 0) sg_b_run(b, d_in, d_out, nt, 0, e->s);
-        else sg_fused_run(f, d_in, d_out, nt, 0, e->s);
+        else sg_fused_run(impl == 1 ? fp : f, d_in, d_out, nt, 0, e->s);
         CHECK_CUDA(cudaStreamSynchronize(e->s));
         CHECK_CUDA(cudaMemcpy(h_gpu, d_out, bytes, cudaMemcpyDeviceToHost));
-        snprintf(what, sizeof what, "%s hierarchization, Nt=%lld", impl ? "gpu_fused" : "gpu_thesis", nt);
+        snprintf(what, sizeof what, "%s hierarchization, Nt=%lld", names[impl], nt);
         if (verify_exact(h_gpu, h_cpu, n, sizeof(float), what)) fail(e, what);
     }
     /* dehierarchization of the surpluses: bitwise vs the CPU, and back to the input */
@@ -150,13 +152,14 @@ static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *f, long l
         err = fmax(err, fabs(h_tmp[i] - h_in[i]));
     }
     if (err > ROUNDTRIP_TOL * maxu) fail(e, "round trip dehierarchize(hierarchize(u)) != u");
-    for (int impl = 0; impl < 2; impl++) {
+    for (int impl = 0; impl < 3; impl++) {
+        if (impl == 1 && !fp) continue;
         CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
         if (impl == 0) sg_b_run(b, d_out, d_back, nt, 1, e->s);
-        else sg_fused_run(f, d_out, d_back, nt, 1, e->s);
+        else sg_fused_run(impl == 1 ? fp : f, d_out, d_back, nt, 1, e->s);
         CHECK_CUDA(cudaStreamSynchronize(e->s));
         CHECK_CUDA(cudaMemcpy(h_gpu, d_back, bytes, cudaMemcpyDeviceToHost));
-        snprintf(what, sizeof what, "%s dehierarchization, Nt=%lld", impl ? "gpu_fused" : "gpu_thesis", nt);
+        snprintf(what, sizeof what, "%s dehierarchization, Nt=%lld", names[impl], nt);
         if (verify_exact(h_gpu, h_tmp, n, sizeof(float), what)) fail(e, what);
     }
 }
@@ -179,7 +182,7 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
     sg_b b;
     sg_fused f;
     if (sg_b_setup(&b, &g)) DIE("version B cannot plan %s", dims);
-    if (sg_fused_setup(&f, &g, e->tpb, e->c.device)) DIE("fused: tile %s does not fit in shared memory", dims);
+    if (sg_fused_setup(&f, &g, e->tpb, e->c.device, 0)) DIE("fused: tile %s does not fit in shared memory", dims);
     float *h_in, *h_gpu, *h_cpu = (float *)malloc(bytes), *h_tmp = (float *)malloc(bytes), *h_cpu_t = (float *)malloc(bytes);
     if (!h_cpu || !h_tmp || !h_cpu_t) DIE("out of host memory");
     CHECK_CUDA(cudaMallocHost(&h_in, bytes));
@@ -197,8 +200,9 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
     datfile_open(&d, e->c.out, file, &m);
     datfile_meta(&d, "tile", "%s (%lld points, %lld bytes)", dims, g.size, g.size * 4);
     datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads (omp_get_num_procs %d)", e->threads, omp_get_num_procs());
-    datfile_meta(&d, "fused", "up to %d tiles per block (fewer while Nt < %d blocks per SM), %d threads, %zu bytes shared memory",
-                 f.tpb, SG_FUSED_MIN_BLOCKS_PER_SM, SG_FUSED_THREADS, f.smem_hier);
+    datfile_meta(&d, "fused", "%s, up to %d tiles per block (fewer while Nt < %d blocks per SM), %d threads, %zu bytes shared memory",
+                 f.lines ? "k_fused_lines" : "point kernels", f.tpb, SG_FUSED_MIN_BLOCKS_PER_SM, SG_FUSED_THREADS,
+                 sg_fused_smem(&f, f.tpb, 0));
     datfile_meta(&d, "columns", "median_ms/min_ms/max_ms: hierarchization of all Nt tiles, on the device (kernel time) "
                                 "or in host memory (cpu); per_tile_ms = median/Nt; speedup_x = t(1)/(t/Nt); total_*: "
                                 "with upload and download (pinned host memory; cpu: = kernel time)");
@@ -209,7 +213,7 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
     double t1[3] = {0, 0, 0}, t1tot[3] = {0, 0, 0}, last[3] = {0, 0, 0};
     for (int i = 0; i < cnt; i++) {
         long long nt = nts[i];
-        verify_config(e, &g, &b, &f, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 1);
+        verify_config(e, &g, &b, &f, NULL, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 1);
         run_ctx x = {&g, &b, &f, d_in, d_out, h_in, h_cpu_t, nt, 0, e->threads};
         for (int impl = 0; impl < 3; impl++) {
             bench_stats st, tot;
@@ -276,29 +280,32 @@ static void fig_bandwidth(env *e, int argc, char **argv)
                                 "pct_copy = gbs / gbs of the copy kernel at the same size (same run); beyond_l2 = "
                                 "bytes_moved > L2 size");
     datfile_columns(&d, "shape impl nt bytes_moved median_ms min_ms max_ms gbs pct_copy beyond_l2 batch");
-    const char *names[5] = {"copy", "gpu_fused", "gpu_fused_inverse", "gpu_thesis", "cpu_tuned"};
+    const char *names[6] = {"copy", "gpu_fused", "gpu_fused_inverse", "gpu_fused_points", "gpu_thesis", "cpu_tuned"};
     for (int s = 0; s < 3; s++) {
         sg_geom g;
         char err[200];
         sg_parse_dims(shapes[s], &g, err, sizeof err);
         sg_b b;
-        sg_fused f;
-        if (sg_b_setup(&b, &g) || sg_fused_setup(&f, &g, e->tpb, e->c.device)) DIE("cannot plan %s", shapes[s]);
+        sg_fused f, fp;
+        if (sg_b_setup(&b, &g) || sg_fused_setup(&f, &g, e->tpb, e->c.device, 0) ||
+            sg_fused_setup(&fp, &g, e->tpb, e->c.device, 1))
+            DIE("cannot plan %s", shapes[s]);
         double big_pct = 0;
         for (int lg = 20; lg <= maxlog; lg += 2) {
             long long nt = (((long long)1 << lg) + g.size * 4 - 1) / (g.size * 4);
             double moved = 2.0 * nt * g.size * 4;
-            verify_config(e, &g, &b, &f, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 0);
+            verify_config(e, &g, &b, &f, &fp, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 0);
             run_ctx x = {&g, &b, &f, d_in, d_out, h_in, h_tmp, nt, 0, e->threads};
             double copy_gbs = 0;
-            for (int impl = 0; impl < 5; impl++) {
+            for (int impl = 0; impl < 6; impl++) {
                 bench_stats st;
                 x.inverse = impl == 2;
                 x.d_in = impl == 2 ? d_out : d_in; /* dehierarchize the surpluses */
                 x.d_out = impl == 2 ? d_back : d_out;
+                x.f = impl == 3 ? &fp : &f;
                 if (impl == 0) st = bench_gpu(run_copy, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
-                else if (impl == 1 || impl == 2) st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
-                else if (impl == 3) st = bench_gpu(run_b, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                else if (impl <= 3) st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                else if (impl == 4) st = bench_gpu(run_b, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
                 else st = bench_host(run_cpu, &x, e->c.warmup, e->c.reps, e->c.batch);
                 double gbs = moved / (st.median * 1e-3) / 1e9;
                 if (impl == 0) copy_gbs = gbs;
@@ -315,6 +322,7 @@ static void fig_bandwidth(env *e, int argc, char **argv)
         }
         datfile_meta(&d, "result", "%s: gpu_fused at the largest Nt reaches %.1f%% of the copy kernel", shapes[s], big_pct);
         sg_fused_free(&f);
+        sg_fused_free(&fp);
     }
     datfile_commit(&d);
     CHECK_CUDA(cudaFree(d_in));

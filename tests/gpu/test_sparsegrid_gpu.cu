@@ -1,5 +1,5 @@
-/* GPU tests of sparsegrid/kernels.cuh: the thesis-style kernel (version B) and the fused
- * kernel, hierarchization and dehierarchization, equal the CPU (tuned, itself equal to the
+/* GPU tests of sparsegrid/kernels.cuh: the thesis-style kernel (version B) and both fused
+ * kernels (lines in registers; point codes), hierarchization and dehierarchization, equal the CPU (tuned, itself equal to the
  * float reference) bitwise, for d = 1..4, isotropic and anisotropic tiles, several tile
  * counts and tiles per block; outputs are poisoned (NaN) first; f = prod x_i^2 gives the
  * exact surpluses on the GPU.  Exit 77 without a GPU. */
@@ -14,7 +14,7 @@ static float rnd(unsigned long long i)
     return (float)((unsigned)i >> 8) / 8388608.0f - 1.0f;
 }
 
-static void check_shape(const char *dims, long long nt, int tpb, int prodx2)
+static void check_shape(const char *dims, long long nt, int tpb, int prodx2, int points)
 {
     sg_geom g;
     char err[200];
@@ -50,7 +50,8 @@ static void check_shape(const char *dims, long long nt, int tpb, int prodx2)
     sg_b b;
     sg_fused f;
     T_CHECK(sg_b_setup(&b, &g) == 0);
-    T_CHECK(sg_fused_setup(&f, &g, tpb, 0) == 0);
+    T_CHECK(sg_fused_setup(&f, &g, tpb, 0, points) == 0);
+    if (!points) T_CHECK(f.lines == (f.nmax <= 65));
     float *d_in, *d_out, *d_back;
     CHECK_CUDA(cudaMalloc(&d_in, bytes));
     CHECK_CUDA(cudaMalloc(&d_out, bytes));
@@ -63,14 +64,14 @@ static void check_shape(const char *dims, long long nt, int tpb, int prodx2)
         CHECK_CUDA(cudaDeviceSynchronize());
         CHECK_CUDA(cudaMemcpy(got, d_out, bytes, cudaMemcpyDeviceToHost));
         if (!T_CHECK(memcmp(got, ref, bytes) == 0))
-            fprintf(stderr, "  %s Nt=%lld tpb=%d: %s hierarchization differs\n", dims, nt, tpb, impl ? "fused" : "B");
+            fprintf(stderr, "  %s Nt=%lld tpb=%d: %s hierarchization differs\n", dims, nt, tpb, impl ? (f.lines ? "fused lines" : "fused points") : "B");
         CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
         if (impl) sg_fused_run(&f, d_out, d_back, nt, 1, 0);
         else sg_b_run(&b, d_out, d_back, nt, 1, 0);
         CHECK_CUDA(cudaDeviceSynchronize());
         CHECK_CUDA(cudaMemcpy(got, d_back, bytes, cudaMemcpyDeviceToHost));
         if (!T_CHECK(memcmp(got, inv, bytes) == 0))
-            fprintf(stderr, "  %s Nt=%lld tpb=%d: %s dehierarchization differs\n", dims, nt, tpb, impl ? "fused" : "B");
+            fprintf(stderr, "  %s Nt=%lld tpb=%d: %s dehierarchization differs\n", dims, nt, tpb, impl ? (f.lines ? "fused lines" : "fused points") : "B");
     }
     sg_fused_free(&f);
     CHECK_CUDA(cudaFree(d_in));
@@ -82,16 +83,20 @@ static void check_shape(const char *dims, long long nt, int tpb, int prodx2)
 int main(void)
 {
     device_require(0, 7, 5);
-    const char *shapes[] = {"2", "3", "33", "1025", "3x3", "33x33", "3x17", "2x9", "129x129", "9x9x9", "5x3x17",
+    const char *shapes[] = {"2", "3", "33", "1025", "3x3", "33x33", "3x17", "2x9", "129x129", "65x65", "9x9x9", "5x3x17",
                             "2x2x9", "9x9x5x5", "3x5x9x2", "17x17x17", "5x5x5x5", "17x3x3x5"};
     long long nts[] = {1, 7, 300};
     int tpbs[] = {0, 1, 3};
     for (int s = 0; s < (int)(sizeof shapes / sizeof *shapes); s++)
         for (int i = 0; i < 3; i++)
-            for (int t = 0; t < 3; t++) check_shape(shapes[s], nts[i], tpbs[t], 0);
-    check_shape("33x33", 5, 0, 1);
-    check_shape("9x9x5x5", 5, 0, 1);
-    check_shape("9x9x9", 3, 2, 1);
-    check_shape("1025", 2, 0, 1);
+            for (int t = 0; t < 3; t++)
+                for (int v = 0; v < 2; v++) check_shape(shapes[s], nts[i], tpbs[t], 0, v);
+    for (int v = 0; v < 2; v++) {
+        check_shape("33x33", 5, 0, 1, v);
+        check_shape("9x9x5x5", 5, 0, 1, v);
+        check_shape("9x9x9", 3, 2, 1, v);
+        check_shape("1025", 2, 0, 1, v);
+        check_shape("65x3", 4, 0, 1, v);
+    }
     return T_DONE();
 }
