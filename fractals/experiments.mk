@@ -2,10 +2,12 @@
 # Speedup sweeps (section 6 tests): every fractal of Table 1, every level whose n x n byte
 # array fits (sw: 2^32 cells, rd/ca: 2^30; QUICK: /256), rho = 8 16 32 (s=2), 9 27 (s=3),
 # 4 16 (s=4), maps bb, lambda, lambda-thread.
+# Each sweep also writes fractals_best_<test>.dat (each map at its fastest rho).
 run: $(RESDIR)/fractals_speedup_sw.dat $(RESDIR)/fractals_speedup_rd.dat $(RESDIR)/fractals_speedup_ca.dat \
+     $(RESDIR)/fractals_best_sw.dat $(RESDIR)/fractals_best_rd.dat $(RESDIR)/fractals_best_ca.dat \
      $(RESDIR)/fractals_ratio.dat $(RESDIR)/fractals_shapes.dat
 
-$(RESDIR)/fractals_speedup_%.dat: fractals
+$(RESDIR)/fractals_speedup_%.dat $(RESDIR)/fractals_best_%.dat: fractals
 	./fractals --test=$* $(RUNFLAGS) --out=$(RESDIR)
 
 # Parallel-space / memory ratio bb/lambda vs n (section 4, (s^2/k)^rb); computed on the host.

@@ -304,22 +304,28 @@ static inline HD int nbb_fast_member(const nbb_fast *F, uint32_t x, uint32_t y, 
     return (int)(ok & 1u);
 }
 
-/* lambda(omega) of eqs. 1-6 in the order the digits come: odd mu take the next base-k digit
- * of wx, even mu the next digit of wy (eq. 1); the running power p = s^(mu-1) (eq. 3). */
+/* lambda(omega) of eqs. 1-6 without division instructions.  Eq. 1 gives odd mu = 2i+1 the
+ * digit i (base k) of wx, with weight s^(mu-1) = s^(2i) (eq. 3), and even mu = 2i+2 the
+ * digit i of wy, with weight s^(2i+1); mu runs to rb, so wy's digit i counts iff 2i+2 <= rb.
+ * Both digit chains advance in the same iteration (independent: instruction-level
+ * parallelism), and the four partial sums of eqs. 5-6 are added at the end. */
 static inline HD void nbb_fast_lambda(const nbb_fast *F, int rb, uint32_t wx, uint32_t wy, uint32_t *bx, uint32_t *by)
 {
-    uint32_t lx = 0, ly = 0, p = 1;
-    for (int mu = 1; mu <= rb; mu++) {
-        uint32_t w = (mu & 1) ? wx : wy;
-        uint32_t q = fractal_udiv(w, F->magic_k);
-        uint32_t beta = w - q * F->k; /* eq. 1 */
-        if (mu & 1) wx = q; else wy = q;
-        lx += ((F->hx >> (2 * beta)) & 3u) * p; /* eqs. 2, 3, 5 */
-        ly += ((F->hy >> (2 * beta)) & 3u) * p; /* eqs. 2, 3, 6 */
-        p *= F->s;
+    uint32_t xx = 0, xy = 0, yx = 0, yy = 0, p = 1;
+    for (int i = 0; 2 * i < rb; i++) {
+        uint32_t qx = fractal_udiv(wx, F->magic_k), qy = fractal_udiv(wy, F->magic_k);
+        uint32_t bx_ = wx - qx * F->k, by_ = wy - qy * F->k; /* beta_{2i+1}, beta_{2i+2} (eq. 1) */
+        wx = qx;
+        wy = qy;
+        uint32_t py = 2 * i + 1 < rb ? p * F->s : 0u;        /* s^(2i+1), or 0 past mu = rb */
+        xx += ((F->hx >> (2 * bx_)) & 3u) * p;                /* eqs. 2, 3, 5 */
+        yx += ((F->hy >> (2 * bx_)) & 3u) * p;                /* eqs. 2, 3, 6 */
+        xy += ((F->hx >> (2 * by_)) & 3u) * py;
+        yy += ((F->hy >> (2 * by_)) & 3u) * py;
+        p *= F->s * F->s;
     }
-    *bx = lx;
-    *by = ly;
+    *bx = xx + xy;
+    *by = yx + yy;
 }
 
 /* ---- launches ---------------------------------------------------------------------- */
