@@ -4,7 +4,7 @@
  *
  *   fractal_problem p;
  *   fractal_problem_init(&p, f, r, FRACTAL_TESTS_ALL, seed, stream);   // or a bit mask
- *   unsigned long long bad = fractal_check(map, &p, FRACTAL_SW);       // 0 = correct
+ *   unsigned long long bad = fractal_check(map, &p, FRACTAL_SW, "label"); // 0 = correct
  *   bench_stats st = fractal_time(map, &p, FRACTAL_SW, &opts);         // ms per launch
  *   fractal_problem_free(&p);
  *

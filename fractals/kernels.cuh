@@ -27,7 +27,8 @@
  *     k_cover<Map>(m, count, n)        count[cell]++ (byte counters in 32-bit atomics):
  *                                      coverage check, every cell must end at exactly 1
  * Host drivers (verify + time a kernel for a given Map) are in fractals/driver.cuh:
- *     fractal_problem_init/free, fractal_check<Map>, fractal_time<Map>.
+ *     fractal_problem_init/free, fractal_check<Map>(m, &p, test, label), fractal_time<Map>(m, &p, test, &opts),
+ *     fractal_launch_test<Map>(m, &p, test) (one launch).
  *
  * The automaton (ca, paper section 6: "Game of Life rules on the Moore neighbourhood,
  * counting only neighbours that belong to the fractal"): state 1 = alive, 0 = dead; a cell
