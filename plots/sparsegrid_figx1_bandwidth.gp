@@ -23,7 +23,8 @@ set logscale y
 set format y '%g'
 set xlabel 'bytes moved (MB)'
 set ylabel 'GB/s'
-set key bottom right
+set key top left horizontal maxcols 2 font ',8' samplen 1.5
+set yrange [10:40000]
 do for [s in "33x33 9x9x9 9x9x5x5"] {
   set title 'tiles '.s
   plot f using (mb(column("bytes_moved"))):(sel(s, "copy")) with linespoints ls ls_copy title 'copy kernel (ceiling)', \
