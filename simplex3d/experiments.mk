@@ -11,11 +11,15 @@ LAYOUT_RHO := 2
 run: $(VOLUME_DATS) \
      $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layout_$(m).dat) \
      $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
-     $(RESDIR)/simplex3d_speedup_triplet.dat
+     $(RESDIR)/simplex3d_speedup_triplet.dat $(RESDIR)/simplex3d_speedup_write_perthread.dat
 
 # [NL] Fig. 7 / eq. 18-19 and [REC] sec. III.C: I vs n, each map, each kernel
 $(RESDIR)/simplex3d_speedup_%.dat: simplex3d
 	./simplex3d $(RUNFLAGS) --kernel=$* --out=$(RESDIR)
+
+# the same write sweep with the map evaluated by every thread (the papers' kernels)
+$(RESDIR)/simplex3d_speedup_write_perthread.dat: simplex3d
+	./simplex3d $(RUNFLAGS) --kernel=write --eval=thread --out=$(RESDIR)
 
 # a layout picture: the threads of one map for small n (no GPU)
 $(RESDIR)/simplex3d_layout_%.dat: simplex3d

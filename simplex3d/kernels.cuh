@@ -1,15 +1,16 @@
 /* simplex3d/kernels.cuh -- the test kernels, one template per (map, work).
  *
  * Every kernel: block (blockIdx) -> ordered block (bx, by, bz) through the map (map.h; a
- * block with no work returns at once, before any shared memory or barrier), thread ->
- * cell (bx rho + tx, by rho + ty, bz rho + tz), kept iff x <= y <= z < n.  rho = blockDim.x
- * (blocks are rho^3 threads, rho = 1, 2, 4 or 8: chosen at run time).
+ * block with no work returns at once), thread t = tx + rho (ty + rho tz) of a 1D block of
+ * rho^3 threads -> cell (bx rho + tx, by rho + ty, bz rho + tz), kept iff x <= y <= z < n
+ * (rho = 1, 2, 4 or 8, chosen at run time; blocks wholly inside skip the test).
  * Work:
  *   S3_DUMMY    the map's cost only: a store that never happens but depends on the cell
  *               (as in [NL] sec. 4.1, without the memory traffic)
  *   S3_WRITE    one 4-byte write per cell, into the blocked layout: element
- *               Tet-packed(bx, by, bz) * rho^3 + thread (blocks of a block tetrahedron
- *               stored contiguously, [NL] sec. 6 "block-level data re-organization")
+ *               Tet-packed(bx, by, bz) * rho^3 + t (the blocks of the block tetrahedron
+ *               stored contiguously, [NL] sec. 6 "block-level data re-organization");
+ *               value s3_elem_value(element)
  *   S3_COUNT    atomicAdd(+1) per cell, same layout: the exactly-once check on the device
  *   S3_TRIPLET  Axilrod-Teller energy of triplet (x, y+1, z+2), particles of the block's
  *               three index ranges staged in shared memory, block sum, one atomicAdd
@@ -30,59 +31,89 @@ typedef struct {
     uint32_t npart;                /* triplet: N = n + 2 */
     double *energy;                /* triplet: the sum */
     unsigned long long *wrong;     /* checks: mismatch count */
-    uint32_t magic;                /* dummy: a value no cell produces */
+    uint64_t magic;                /* dummy: an element index no cell has (~0) */
 } s3_args;
 
-/* The value the write kernel stores at cell (x, y, z): distinct per cell. */
-static __host__ __device__ inline uint32_t s3_cell_value(uint32_t x, uint32_t y, uint32_t z)
+/* The value the write kernel stores at element idx of the blocked layout: an odd-multiplier
+ * hash, below 2^31 so it never equals the 0xFF poison. */
+static __host__ __device__ inline uint32_t s3_elem_value(uint64_t idx)
 {
-    return (x * 2654435761u) ^ (y * 2246822519u) ^ (z * 3266489917u) ^ 0x5bd1e995u;
+    return ((uint32_t)idx * 2654435761u) >> 1;
 }
 
-template <int MAP, int WORK>
+/* Where the map is evaluated (run-time choice, --eval):
+ *   S3_EVAL_THREAD  every thread evaluates map(blockIdx) itself, as the papers' kernels do;
+ *   S3_EVAL_BLOCK   thread 0 evaluates it once, with the block's base element and whether the
+ *                   block lies wholly inside D_n, and broadcasts them through shared memory
+ *                   (one barrier).  Same map, same launch grid; the per-thread filter is then
+ *                   only needed in the blocks that cut the domain's boundary.
+ * bb's test (bx <= by <= bz) is made by every thread from blockIdx in both cases, so its
+ * empty blocks return before any barrier. */
+enum { S3_EVAL_THREAD = 0, S3_EVAL_BLOCK = 1 };
+
+template <int MAP, int WORK, int EVAL>
 __global__ void k_map(s3_params p, s3_args a)
 {
-    uint32_t bx, by, bz;
-    if (!s3_block(MAP, &p, blockIdx.x, blockIdx.y, blockIdx.z, &bx, &by, &bz)) return;
-    const uint32_t rho = blockDim.x;
-    const uint32_t x = bx * rho + threadIdx.x, y = by * rho + threadIdx.y, z = bz * rho + threadIdx.z;
-    const int inside = s3_cell_inside(x, y, z, p.n);
-    const uint32_t t = threadIdx.x + rho * (threadIdx.y + rho * threadIdx.z);
+    if (MAP == S3_BB && !(blockIdx.x <= blockIdx.y && blockIdx.y <= blockIdx.z)) return;
+    const uint32_t t = threadIdx.x, rho = p.rho, lr = p.lrho, r3 = rho * rho * rho;
+    uint32_t bx, by, bz, full;
+    uint64_t base;
+    if (EVAL == S3_EVAL_BLOCK) {
+        __shared__ uint64_t s_base;
+        __shared__ uint32_t s_b[5];
+        if (t == 0) {
+            uint32_t x, y, z;
+            uint32_t ok = s3_block(MAP, &p, blockIdx.x, blockIdx.y, blockIdx.z, &x, &y, &z);
+            s_b[0] = x, s_b[1] = y, s_b[2] = z, s_b[3] = ok;
+            s_b[4] = x < y && y < z && (z + 1) * rho <= p.n;
+            s_base = ok ? s3_packed(x, y, z) << (3 * lr) : 0;
+        }
+        __syncthreads();
+        if (!s_b[3]) return;
+        bx = s_b[0], by = s_b[1], bz = s_b[2], full = s_b[4], base = s_base;
+    } else {
+        if (!s3_block(MAP, &p, blockIdx.x, blockIdx.y, blockIdx.z, &bx, &by, &bz)) return;
+        full = bx < by && by < bz && (bz + 1) * rho <= p.n;
+        base = s3_packed(bx, by, bz) << (3 * lr);
+    }
+    const uint64_t idx = base + t;
+    /* the cell of this thread: t = tx + rho (ty + rho tz) */
+    const uint32_t x = (bx << lr) + (t & (rho - 1)), y = (by << lr) + ((t >> lr) & (rho - 1)), z = (bz << lr) + (t >> (2 * lr));
     if (WORK == S3_TRIPLET) {
         __shared__ double sp[3][S3_MAX_RHO][3];
         __shared__ double red[S3_MAX_RHO * S3_MAX_RHO * S3_MAX_RHO];
-        for (uint32_t u = t; u < 3 * rho; u += rho * rho * rho) { /* bx rho.., by rho + 1.., bz rho + 2.. */
-            uint32_t r = u / rho, o = u % rho;
-            uint32_t idx = (r == 0 ? bx : r == 1 ? by : bz) * rho + r + o;
-            for (int d = 0; d < 3; d++) sp[r][o][d] = idx < a.npart ? a.pos[3 * (size_t)idx + d] : 0.0;
+        for (uint32_t u = t; u < 3 * rho; u += r3) { /* particles bx rho.., by rho + 1.., bz rho + 2.. */
+            uint32_t r = u >> lr, o = u & (rho - 1);
+            uint32_t pi = ((r == 0 ? bx : r == 1 ? by : bz) << lr) + r + o;
+            for (int d = 0; d < 3; d++) sp[r][o][d] = pi < a.npart ? a.pos[3 * (size_t)pi + d] : 0.0;
         }
         __syncthreads();
         double e = 0.0;
-        if (inside)
-            e = at_energy(sp[0][threadIdx.x][0], sp[0][threadIdx.x][1], sp[0][threadIdx.x][2],
-                          sp[1][threadIdx.y][0], sp[1][threadIdx.y][1], sp[1][threadIdx.y][2],
-                          sp[2][threadIdx.z][0], sp[2][threadIdx.z][1], sp[2][threadIdx.z][2]);
+        if (full || s3_cell_inside(x, y, z, p.n)) {
+            const uint32_t tx = t & (rho - 1), ty = (t >> lr) & (rho - 1), tz = t >> (2 * lr);
+            e = at_energy(sp[0][tx][0], sp[0][tx][1], sp[0][tx][2], sp[1][ty][0], sp[1][ty][1], sp[1][ty][2],
+                          sp[2][tz][0], sp[2][tz][1], sp[2][tz][2]);
+        }
         red[t] = e;
         __syncthreads();
-        for (uint32_t s = rho * rho * rho / 2; s > 0; s >>= 1) {
+        for (uint32_t s = r3 / 2; s > 0; s >>= 1) {
             if (t < s) red[t] += red[t + s];
             __syncthreads();
         }
         if (t == 0) atomicAdd(a.energy, red[0]);
         return;
     }
-    if (!inside) return;
-    const size_t idx = (size_t)s3_packed(bx, by, bz) * rho * rho * rho + t;
+    if (!full && !s3_cell_inside(x, y, z, p.n)) return;
     if (WORK == S3_DUMMY) {
-        if ((x ^ y ^ z) == a.magic) a.out[0] = x + y + z;
+        if (idx == a.magic) a.out[0] = x + y + z;
     } else if (WORK == S3_WRITE) {
-        a.out[idx] = s3_cell_value(x, y, z);
+        a.out[idx] = s3_elem_value(idx);
     } else if (WORK == S3_COUNT) {
         atomicAdd(&a.out[idx], 1u);
     } else if (WORK == S3_CHECK_COUNT) {
         if (a.out[idx] != 1u) atomicAdd(a.wrong, 1ull);
     } else if (WORK == S3_CHECK_WRITE) {
-        if (a.out[idx] != s3_cell_value(x, y, z)) atomicAdd(a.wrong, 1ull);
+        if (a.out[idx] != s3_elem_value(idx)) atomicAdd(a.wrong, 1ull);
     }
 }
 

@@ -194,6 +194,7 @@ static inline HD void s3_lambda_exact_ijk(uint64_t w, uint32_t *i, uint32_t *j, 
  * Launch parameters: one plain struct, passed by value to every kernel. */
 typedef struct {
     uint32_t n, rho, nb;      /* cells per side, threads per block side, blocks per side */
+    uint32_t lrho;            /* log2(rho) */
     uint32_t gx, gy, gz;      /* launch grid (blocks) */
     uint64_t tet_blocks;      /* Tet(nb) */
     uint32_t N, half, zmain;  /* recursive-o1: N = pow2 >= nb, half = max(N/2, 1), main cube layers */
@@ -331,7 +332,9 @@ static inline int s3_plan(int map, uint32_t n, uint32_t rho, s3_params *p)
     s3_params z = {0};
     *p = z;
     if (n == 0 || rho == 0) return -1;
+    if (!s3_is_pow2(rho)) return -1;
     p->n = n, p->rho = rho, p->nb = s3_ceil_div(n, rho);
+    p->lrho = 31u - s3_clz32(rho);
     p->tet_blocks = tet_number(p->nb);
     p->N = s3_next_pow2(p->nb);
     p->half = p->N >= 2 ? p->N / 2 : 1;

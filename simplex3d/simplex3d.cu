@@ -24,7 +24,7 @@
 #define NSTREAMS_MAX 128
 
 typedef struct {
-    int map, work;
+    int map, work, eval;
     s3_params p;
     s3_args a;
     const uint32_t *launches; /* recursive-log: (side, a0, b0, c0) per launch */
@@ -34,27 +34,34 @@ typedef struct {
     cudaEvent_t fork, *join;
 } run_ctx;
 
-template <int MAP>
+template <int MAP, int EVAL>
 static void launch_work(int work, dim3 g, dim3 b, cudaStream_t s, const s3_params &p, const s3_args &a)
 {
     switch (work) {
-    case S3_DUMMY: k_map<MAP, S3_DUMMY><<<g, b, 0, s>>>(p, a); break;
-    case S3_WRITE: k_map<MAP, S3_WRITE><<<g, b, 0, s>>>(p, a); break;
-    case S3_COUNT: k_map<MAP, S3_COUNT><<<g, b, 0, s>>>(p, a); break;
-    case S3_TRIPLET: k_map<MAP, S3_TRIPLET><<<g, b, 0, s>>>(p, a); break;
-    case S3_CHECK_COUNT: k_map<MAP, S3_CHECK_COUNT><<<g, b, 0, s>>>(p, a); break;
-    case S3_CHECK_WRITE: k_map<MAP, S3_CHECK_WRITE><<<g, b, 0, s>>>(p, a); break;
+    case S3_DUMMY: k_map<MAP, S3_DUMMY, EVAL><<<g, b, 0, s>>>(p, a); break;
+    case S3_WRITE: k_map<MAP, S3_WRITE, EVAL><<<g, b, 0, s>>>(p, a); break;
+    case S3_COUNT: k_map<MAP, S3_COUNT, EVAL><<<g, b, 0, s>>>(p, a); break;
+    case S3_TRIPLET: k_map<MAP, S3_TRIPLET, EVAL><<<g, b, 0, s>>>(p, a); break;
+    case S3_CHECK_COUNT: k_map<MAP, S3_CHECK_COUNT, EVAL><<<g, b, 0, s>>>(p, a); break;
+    case S3_CHECK_WRITE: k_map<MAP, S3_CHECK_WRITE, EVAL><<<g, b, 0, s>>>(p, a); break;
     }
 }
 
-static void launch_map(int map, int work, dim3 g, dim3 b, cudaStream_t s, const s3_params &p, const s3_args &a)
+template <int MAP>
+static void launch_eval(int eval, int work, dim3 g, dim3 b, cudaStream_t s, const s3_params &p, const s3_args &a)
+{
+    if (eval == S3_EVAL_BLOCK) launch_work<MAP, S3_EVAL_BLOCK>(work, g, b, s, p, a);
+    else launch_work<MAP, S3_EVAL_THREAD>(work, g, b, s, p, a);
+}
+
+static void launch_map(int map, int eval, int work, dim3 g, dim3 b, cudaStream_t s, const s3_params &p, const s3_args &a)
 {
     switch (map) {
-    case S3_BB: launch_work<S3_BB>(work, g, b, s, p, a); break;
-    case S3_LAMBDA_CUBIC: launch_work<S3_LAMBDA_CUBIC>(work, g, b, s, p, a); break;
-    case S3_LAMBDA_EXACT: launch_work<S3_LAMBDA_EXACT>(work, g, b, s, p, a); break;
-    case S3_RECURSIVE_LOG: launch_work<S3_RECURSIVE_LOG>(work, g, b, s, p, a); break;
-    case S3_RECURSIVE_O1: launch_work<S3_RECURSIVE_O1>(work, g, b, s, p, a); break;
+    case S3_BB: launch_eval<S3_BB>(eval, work, g, b, s, p, a); break;
+    case S3_LAMBDA_CUBIC: launch_eval<S3_LAMBDA_CUBIC>(eval, work, g, b, s, p, a); break;
+    case S3_LAMBDA_EXACT: launch_eval<S3_LAMBDA_EXACT>(eval, work, g, b, s, p, a); break;
+    case S3_RECURSIVE_LOG: launch_eval<S3_RECURSIVE_LOG>(eval, work, g, b, s, p, a); break;
+    case S3_RECURSIVE_O1: launch_eval<S3_RECURSIVE_O1>(eval, work, g, b, s, p, a); break;
     }
 }
 
@@ -63,9 +70,9 @@ static void launch_map(int map, int work, dim3 g, dim3 b, cudaStream_t s, const 
 static void run_once(void *vc, cudaStream_t s)
 {
     run_ctx *c = (run_ctx *)vc;
-    dim3 b(c->p.rho, c->p.rho, c->p.rho);
+    dim3 b(c->p.rho * c->p.rho * c->p.rho); /* 1D blocks of rho^3 threads */
     if (c->map != S3_RECURSIVE_LOG) {
-        launch_map(c->map, c->work, dim3(c->p.gx, c->p.gy, c->p.gz), b, s, c->p, c->a);
+        launch_map(c->map, c->eval, c->work, dim3(c->p.gx, c->p.gy, c->p.gz), b, s, c->p, c->a);
         return;
     }
     CHECK_CUDA(cudaEventRecord(c->fork, s));
@@ -75,7 +82,7 @@ static void run_once(void *vc, cudaStream_t s)
         const uint32_t *l = c->launches + 4 * li;
         q.gx = q.gy = q.gz = l[0];
         q.a0 = l[1], q.b0 = l[2], q.c0 = l[3];
-        launch_map(S3_RECURSIVE_LOG, c->work, dim3(l[0], l[0], l[0]), b, c->streams[li % c->nstreams], q, c->a);
+        launch_map(S3_RECURSIVE_LOG, c->eval, c->work, dim3(l[0], l[0], l[0]), b, c->streams[li % c->nstreams], q, c->a);
     }
     for (int i = 0; i < c->nstreams; i++) {
         CHECK_CUDA(cudaEventRecord(c->join[i], c->streams[i]));
@@ -88,7 +95,7 @@ static unsigned long long run_check(run_ctx *c, int work, cudaStream_t s, unsign
 {
     run_ctx k = *c;
     s3_plan(S3_BB, c->p.n, c->p.rho, &k.p);
-    k.map = S3_BB, k.work = work;
+    k.map = S3_BB, k.work = work, k.eval = S3_EVAL_THREAD;
     k.a.wrong = d_wrong;
     unsigned long long wrong = 0;
     CHECK_CUDA(cudaMemsetAsync(d_wrong, 0, sizeof wrong, s));
@@ -140,7 +147,7 @@ static double triplet_reference(const double *pos, uint32_t N, double *abs_sum)
 int main(int argc, char **argv)
 {
     common_opts c = common_opts_default();
-    const char *kernel = "write", *mapname = "all";
+    const char *kernel = "write", *mapname = "all", *evalname = "block";
     long long n_one = 0, nmin = 0, nmax = 0;
     int rho = 8, layout = 0, nstreams = 32;
     arg_opt opts[] = {
@@ -151,6 +158,7 @@ int main(int argc, char **argv)
         {"nmin", ARG_LONG, &nmin, "sweep: smallest n, powers of two (0: 256 write/dummy, 128 triplet; quick: half)", 0, 65536, NULL},
         {"nmax", ARG_LONG, &nmax, "sweep: largest n (0: 4096 write/dummy, 2048 triplet; quick: 512/256)", 0, 65536, NULL},
         {"rho", ARG_INT, &rho, "threads per block side: 1, 2, 4 or 8 (rho^3 threads)", 1, 8, NULL},
+        {"eval", ARG_CHOICE, &evalname, "where the map is evaluated: once per block (thread 0, shared memory) or in every thread", 0, 0, "block thread"},
         {"streams", ARG_INT, &nstreams, "recursive-log: streams its launches are spread over", 1, NSTREAMS_MAX, NULL},
         {"layout", ARG_FLAG, &layout, "no GPU: print x y z launch block thread of --map for --n, --rho", 0, 0, NULL},
     };
@@ -170,6 +178,7 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    int eval = !strcmp(evalname, "block") ? S3_EVAL_BLOCK : S3_EVAL_THREAD;
     int work = !strcmp(kernel, "dummy") ? S3_DUMMY : !strcmp(kernel, "write") ? S3_WRITE : S3_TRIPLET;
     /* the sizes */
     long long sizes[32];
@@ -252,13 +261,15 @@ int main(int argc, char **argv)
                 cubic_first, (unsigned long long)S3_LAMBDA_CUBIC_FIRST_FAIL_HOST);
 
     char fname[128], fig[256];
-    snprintf(fname, sizeof fname, "simplex3d_speedup_%s.dat", kernel);
+    snprintf(fname, sizeof fname, "simplex3d_speedup_%s%s.dat", kernel, eval == S3_EVAL_THREAD ? "_perthread" : "");
     snprintf(fig, sizeof fig, "I = T_bb / T_map, %s kernel: [NL] arXiv:1609.01490 sec. 6 eq. 18-19; [REC] arXiv:1610.07394 sec. III.B-C",
              kernel);
     dat_meta m = dat_meta_of("simplex3d", fig, argc, argv, gpu, &c);
     datfile d;
     datfile_open(&d, c.out, fname, &m);
     datfile_meta(&d, "domain", "ordered form 0 <= x <= y <= z < n, Tet(n) = n(n+1)(n+2)/6 cells; blocks of rho^3 threads");
+    datfile_meta(&d, "eval", "%s", eval == S3_EVAL_BLOCK ? "map evaluated once per block (thread 0, broadcast through shared memory)"
+                                                         : "map evaluated by every thread (as in the papers' kernels)");
     datfile_meta(&d, "timed", "kernel time of one run of the map (all launches of recursive-log, on %d streams)", nstreams);
     if (cubic_first != ~0ull)
         datfile_meta(&d, "lambda_cubic_first_wrong", "block index %llu on this GPU (host fp32: %llu)", cubic_first,
@@ -306,6 +317,7 @@ int main(int argc, char **argv)
             run_ctx rc;
             memset(&rc, 0, sizeof rc);
             rc.map = map;
+            rc.eval = eval;
             rc.streams = streams, rc.nstreams = nstreams, rc.fork = fork, rc.join = join;
             if (s3_plan(map, n, rho, &rc.p)) {
                 fprintf(stderr, "n=%u %s: skipped (needs ceil(n/rho) a power of two)\n", n, s3_map_name(map));
@@ -323,7 +335,7 @@ int main(int argc, char **argv)
                 rc.launches = launches;
             }
             rc.a.out = d_out;
-            rc.a.magic = 0xFFFFFFFFu;
+            rc.a.magic = ~0ull;
             rc.a.pos = d_pos;
             rc.a.npart = n + 2;
             rc.a.energy = d_energy;

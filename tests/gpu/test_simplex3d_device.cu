@@ -1,5 +1,5 @@
 /* test_simplex3d_device.cu -- the maps on the device (simplex3d/kernels.cuh), at awkward
- * and experiment sizes: atomic counters per cell, every cell of D_n counted exactly once;
+ * and experiment sizes (to n = 1024): atomic counters per cell, every cell of D_n counted exactly once;
  * lambda-exact's block coordinates equal the host's for every block index of the largest
  * experiment grid (n = 4096, rho = 8); lambda-cubic's first wrong index on this GPU. */
 #include <stdio.h>
@@ -11,13 +11,13 @@
 #include "../../simplex3d/emulate.h"
 #include "../../simplex3d/kernels.cuh"
 
-template <int MAP>
+template <int MAP, int EVAL>
 static void launch(int work, const s3_params &p, const s3_args &a)
 {
-    dim3 b(p.rho, p.rho, p.rho);
+    dim3 b(p.rho * p.rho * p.rho);
     if (MAP != S3_RECURSIVE_LOG) {
-        if (work == S3_COUNT) k_map<MAP, S3_COUNT><<<dim3(p.gx, p.gy, p.gz), b>>>(p, a);
-        else k_map<MAP, S3_CHECK_COUNT><<<dim3(p.gx, p.gy, p.gz), b>>>(p, a);
+        if (work == S3_COUNT) k_map<MAP, S3_COUNT, EVAL><<<dim3(p.gx, p.gy, p.gz), b>>>(p, a);
+        else k_map<MAP, S3_CHECK_COUNT, S3_EVAL_THREAD><<<dim3(p.gx, p.gy, p.gz), b>>>(p, a);
         return;
     }
     uint64_t nl;
@@ -25,24 +25,26 @@ static void launch(int work, const s3_params &p, const s3_args &a)
     for (uint64_t i = 0; i < nl; i++) {
         s3_params q = p;
         q.gx = q.gy = q.gz = l[4 * i], q.a0 = l[4 * i + 1], q.b0 = l[4 * i + 2], q.c0 = l[4 * i + 3];
-        k_map<MAP, S3_COUNT><<<dim3(q.gx, q.gy, q.gz), b>>>(q, a);
+        k_map<MAP, S3_COUNT, EVAL><<<dim3(q.gx, q.gy, q.gz), b>>>(q, a);
     }
     free(l);
 }
 
-static void launch_any(int map, int work, const s3_params &p, const s3_args &a)
+static void launch_any(int map, int eval, int work, const s3_params &p, const s3_args &a)
 {
+#define S3_L(M) (eval ? launch<M, S3_EVAL_BLOCK>(work, p, a) : launch<M, S3_EVAL_THREAD>(work, p, a))
     switch (map) {
-    case S3_BB: launch<S3_BB>(work, p, a); break;
-    case S3_LAMBDA_CUBIC: launch<S3_LAMBDA_CUBIC>(work, p, a); break;
-    case S3_LAMBDA_EXACT: launch<S3_LAMBDA_EXACT>(work, p, a); break;
-    case S3_RECURSIVE_LOG: launch<S3_RECURSIVE_LOG>(work, p, a); break;
-    case S3_RECURSIVE_O1: launch<S3_RECURSIVE_O1>(work, p, a); break;
+    case S3_BB: S3_L(S3_BB); break;
+    case S3_LAMBDA_CUBIC: S3_L(S3_LAMBDA_CUBIC); break;
+    case S3_LAMBDA_EXACT: S3_L(S3_LAMBDA_EXACT); break;
+    case S3_RECURSIVE_LOG: S3_L(S3_RECURSIVE_LOG); break;
+    case S3_RECURSIVE_O1: S3_L(S3_RECURSIVE_O1); break;
     }
+#undef S3_L
 }
 
 /* cells not counted exactly once, or -1 if the map cannot take the size */
-static long long coverage(int map, uint32_t n, uint32_t rho, uint32_t *d_cnt, unsigned long long *d_wrong)
+static long long coverage(int map, int eval, uint32_t n, uint32_t rho, uint32_t *d_cnt, unsigned long long *d_wrong)
 {
     s3_params p, pb;
     if (s3_plan(map, n, rho, &p)) return -1;
@@ -52,9 +54,9 @@ static long long coverage(int map, uint32_t n, uint32_t rho, uint32_t *d_cnt, un
     CHECK_CUDA(cudaMemset(d_wrong, 0, sizeof *d_wrong));
     s3_args a = {};
     a.out = d_cnt, a.wrong = d_wrong;
-    launch_any(map, S3_COUNT, p, a);
+    launch_any(map, eval, S3_COUNT, p, a);
     CHECK_LAUNCH();
-    launch_any(S3_BB, S3_CHECK_COUNT, pb, a);
+    launch_any(S3_BB, 0, S3_CHECK_COUNT, pb, a);
     CHECK_LAUNCH();
     unsigned long long w = 0;
     CHECK_CUDA(cudaMemcpy(&w, d_wrong, sizeof w, cudaMemcpyDeviceToHost));
@@ -73,7 +75,7 @@ int main(void)
     uint32_t *d_cnt;
     unsigned long long *d_wrong;
     s3_params big;
-    s3_plan(S3_BB, 2048, 8, &big);
+    s3_plan(S3_BB, 1024, 8, &big);
     CHECK_CUDA(cudaMalloc(&d_cnt, (size_t)big.tet_blocks * 512 * 4));
     CHECK_CUDA(cudaMalloc(&d_wrong, sizeof *d_wrong));
 
@@ -87,16 +89,19 @@ int main(void)
            (unsigned long long)S3_LAMBDA_CUBIC_FIRST_FAIL_HOST);
     T_CHECK(first > 1000 && first < 100000000ull);
 
-    const uint32_t sizes[][2] = {{1, 1}, {2, 2}, {7, 2}, {97, 4}, {130, 1}, {255, 8}, {1000, 8}, {1024, 8}, {2048, 8}, {513, 4}};
+    const uint32_t sizes[][2] = {{1, 1}, {2, 2}, {7, 2}, {97, 4}, {130, 1}, {255, 8}, {1000, 8}, {1024, 8}, {513, 4}};
     for (int map = 0; map < S3_NMAPS; map++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
             uint32_t n = sizes[i][0], rho = sizes[i][1];
             s3_params p;
             if (s3_plan(map, n, rho, &p)) continue; /* recursive-log: powers of two only */
             if (map == S3_LAMBDA_CUBIC && p.tet_blocks > first) continue;
-            long long bad = coverage(map, n, rho, d_cnt, d_wrong);
-            printf("%-14s n=%5u rho=%u: %lld cells not covered exactly once\n", s3_map_name(map), n, rho, bad);
-            T_EQ_INT(bad, 0);
+            for (int eval = 0; eval < 2; eval++) {
+                long long bad = coverage(map, eval, n, rho, d_cnt, d_wrong);
+                printf("%-14s n=%5u rho=%u eval=%s: %lld cells not covered exactly once\n", s3_map_name(map), n, rho,
+                       eval ? "block" : "thread", bad);
+                T_EQ_INT(bad, 0);
+            }
         }
 
     /* lambda-exact: device == host for every block index of the n = 4096, rho = 8 grid */
