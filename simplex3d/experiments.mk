@@ -11,7 +11,8 @@ LAYOUT_RHO := 2
 run: $(VOLUME_DATS) \
      $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layout_$(m).dat) \
      $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
-     $(RESDIR)/simplex3d_speedup_triplet.dat $(RESDIR)/simplex3d_speedup_write_perthread.dat
+     $(RESDIR)/simplex3d_speedup_triplet.dat $(RESDIR)/simplex3d_speedup_write_perthread.dat \
+     $(RESDIR)/simplex3d_speedup_write_rho4.dat
 
 # [NL] Fig. 7 / eq. 18-19 and [REC] sec. III.C: I vs n, each map, each kernel
 $(RESDIR)/simplex3d_speedup_%.dat: simplex3d
@@ -20,6 +21,10 @@ $(RESDIR)/simplex3d_speedup_%.dat: simplex3d
 # the same write sweep with the map evaluated by every thread (the papers' kernels)
 $(RESDIR)/simplex3d_speedup_write_perthread.dat: simplex3d
 	./simplex3d $(RUNFLAGS) --kernel=write --eval=thread --out=$(RESDIR)
+
+# the write sweep with blocks of 4^3 threads (8x more blocks for every map)
+$(RESDIR)/simplex3d_speedup_write_rho4.dat: simplex3d
+	./simplex3d $(RUNFLAGS) --kernel=write --rho=4 --out=$(RESDIR)
 
 # a layout picture: the threads of one map for small n (no GPU)
 $(RESDIR)/simplex3d_layout_%.dat: simplex3d

@@ -261,7 +261,9 @@ int main(int argc, char **argv)
                 cubic_first, (unsigned long long)S3_LAMBDA_CUBIC_FIRST_FAIL_HOST);
 
     char fname[128], fig[256];
-    snprintf(fname, sizeof fname, "simplex3d_speedup_%s%s.dat", kernel, eval == S3_EVAL_THREAD ? "_perthread" : "");
+    char rhos[16] = "";
+    if (rho != 8) snprintf(rhos, sizeof rhos, "_rho%d", rho);
+    snprintf(fname, sizeof fname, "simplex3d_speedup_%s%s%s.dat", kernel, eval == S3_EVAL_THREAD ? "_perthread" : "", rhos);
     snprintf(fig, sizeof fig, "I = T_bb / T_map, %s kernel: [NL] arXiv:1609.01490 sec. 6 eq. 18-19; [REC] arXiv:1610.07394 sec. III.B-C",
              kernel);
     dat_meta m = dat_meta_of("simplex3d", fig, argc, argv, gpu, &c);
