@@ -15,6 +15,10 @@
  *                extract 4 digits each (in parallel, not a serial chain), lane 0 gets lambda.
  *                PER_WARP=false ("mma"): warp 0 computes it, one barrier shares it;
  *                PER_WARP=true ("mma-warp"): every warp computes it, __shfl_sync, no barrier
+ *   tc_v2r_map<false> ours ("v2-mma"): variant 2's 4 sub-blocks on ONE mma.sync m16n8k16
+ *                (B's 8 columns = 4 sub-blocks x (x, y)), warp 0, one barrier
+ *   tc_v2r_map<true>  control ("v2-lambda"): v2's sub-block layout, classic lambda per
+ *                sub-block (threads 0..3), one barrier: what the sub-blocks alone give
  *   tc_redux_map<PER_WARP> control without tensor cores ("redux", "redux-warp"): lane mu-1
  *                extracts digit mu, two __reduce_add_sync sum lambda_x, lambda_y
  *   tc_table_map lambda precomputed on the host, one load per thread: the kernel with the
@@ -216,6 +220,54 @@ struct tc_v3_map {
     TC_REF_CELL_BLOCK
 };
 
+/* The B registers of one lane for the mma.sync encodings (mma.h: tc_frag_b_*): lane 4g + t
+ * holds rows 2t, 2t+1, 2t+8, 2t+9 of column g, i.e. the digits mu = 2t+1 (w_x, divided by
+ * k^t), 2t+2 (w_y, k^t), 2t+9 (w_x, k^(t+4)), 2t+10 (w_y, k^(t+4)) of eq. (1): two divisions
+ * per coordinate with magic multipliers (k^t, then k^4: floor(floor(w/k^t)/k^4) =
+ * floor(w/k^(t+4)); exact while w k^(t+4) < 2^32, checked by tc_mma_level_ok).  c selects
+ * tau_x or tau_y (eq. 2); levels mu > rb and invalid blocks give 0.  Returns {b0b1, b2b3} as
+ * half2 bit patterns. */
+static __device__ __forceinline__ uint32_t tc_half_bits(uint32_t v) { return __half_as_ushort(__uint2half_rn(v)); }
+static __device__ __forceinline__ void tc_b_regs(const nbb_fast &F, const tc_pows &P, int rb, uint32_t wx, uint32_t wy,
+                                                 uint32_t t, uint32_t c, bool valid, uint32_t *b0, uint32_t *b1)
+{
+    uint32_t v[4];
+    tc_lane_digits(&F, &P, rb, wx, wy, t, c, valid, v); /* mma.h, host-tested */
+    *b0 = tc_half_bits(v[0]) | tc_half_bits(v[1]) << 16;
+    *b1 = tc_half_bits(v[2]) | tc_half_bits(v[3]) << 16;
+}
+
+/* D = A x B, m16n8k16, A = row 0 only (registers a0a1, a4a5 of lanes 0..3), f32 accumulate. */
+static __device__ __forceinline__ void tc_mma_16816(uint32_t a0, uint32_t a2, uint32_t b0, uint32_t b1, float *d0,
+                                                    float *d1)
+{
+    float d2, d3; /* rows 8.. of D: unused */
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+                 : "=f"(*d0), "=f"(*d1), "=f"(d2), "=f"(d3)
+                 : "r"(a0), "r"(0u), "r"(a2), "r"(0u), "r"(b0), "r"(b1), "f"(0.0f), "f"(0.0f), "f"(0.0f), "f"(0.0f));
+    asm volatile("" ::"f"(d2), "f"(d3));
+}
+
+/* Host: A's row 0 as the half2 registers of lanes t = 0..3 (a0a1 = s^2t, s^2t+1; a4a5 =
+ * s^2t+8, s^2t+9; zero from column rb on), and the exactness check of tc_b_regs. */
+static inline void tc_mma_a_regs(uint32_t s, int rb, uint32_t a_lo[4], uint32_t a_hi[4])
+{
+    for (int t = 0; t < 4; t++) {
+        uint32_t lo[2], hi[2];
+        for (int i = 0; i < 2; i++) {
+            lo[i] = __half_as_ushort(__float2half(tc_mma_a_value((int)s, rb, t, i)));
+            hi[i] = __half_as_ushort(__float2half(tc_mma_a_value((int)s, rb, t, 4 + i)));
+        }
+        a_lo[t] = lo[0] | lo[1] << 16;
+        a_hi[t] = hi[0] | hi[1] << 16;
+    }
+}
+static inline int tc_mma_level_ok(uint32_t k, int rb)
+{
+    return rb <= TC_MAX_RB && fractal_pow(k, (rb + 1) / 2 + 4) < ((uint64_t)1 << 32);
+}
+
 /* lambda shared with the whole block: PER_WARP = true -> every warp computes it for itself
  * (no shared memory, no barrier); false -> warp 0 computes it, lane 0 stores it to shared
  * memory, one __syncthreads (as fractals' lambda_map_t does with thread (0,0)). */
@@ -253,45 +305,21 @@ struct tc_mma_map {
         m.L = L;
         m.L.map = FRACTAL_MAP_LAMBDA;
         tc_pows_make(L.F.k, L.rb, &m.P);
-        for (int t = 0; t < 4; t++) {
-            uint32_t lo[2], hi[2];
-            for (int i = 0; i < 2; i++) {
-                lo[i] = __half_as_ushort(__float2half(tc_mma_a_value((int)L.F.s, L.rb, t, i)));
-                hi[i] = __half_as_ushort(__float2half(tc_mma_a_value((int)L.F.s, L.rb, t, 4 + i)));
-            }
-            m.a_lo[t] = lo[0] | lo[1] << 16;
-            m.a_hi[t] = hi[0] | hi[1] << 16;
-        }
+        if (!tc_mma_level_ok(L.F.k, L.rb)) DIE_USAGE("mma: level rb=%d too deep for the fast digits", L.rb);
+        tc_mma_a_regs(L.F.s, L.rb, m.a_lo, m.a_hi);
         m.grid = dim3(L.gx, L.gy);
         m.block = dim3(L.rho, L.rho);
         return m;
-    }
-    __device__ __forceinline__ uint32_t digit_half(int mu, int c) const
-    {
-        if (mu > L.rb) return 0u;
-        uint32_t v = tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, blockIdx.x, blockIdx.y, mu), c);
-        return __half_as_ushort(__uint2half_rn(v));
     }
     /* one warp: D = A x B (m16n8k16), lambda = (D[0][0], D[0][1]) broadcast from lane 0 */
     __device__ __forceinline__ void warp_lambda(uint32_t *bx, uint32_t *by) const
     {
         const uint32_t lane = tc_tid() & 31, g = lane >> 2, t = lane & 3;
-        /* A registers (mma.h: tc_frag_a_*): only row 0 (lanes 0..3) is non-zero */
-        const uint32_t a0 = g == 0 ? a_lo[t] : 0u, a2 = g == 0 ? a_hi[t] : 0u;
-        /* B registers: column g (0: tau_x, 1: tau_y), rows 2t, 2t+1, 2t+8, 2t+9 = mu - 1 */
-        uint32_t b0 = 0u, b1 = 0u;
-        if (g < 2) {
-            const int mu = 2 * (int)t + 1;
-            b0 = digit_half(mu, g) | digit_half(mu + 1, g) << 16;
-            b1 = digit_half(mu + 8, g) | digit_half(mu + 9, g) << 16;
-        }
-        float d0, d1, d2, d3; /* d2, d3: row 8 of D, unused */
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                     "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
-                     : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
-                     : "r"(a0), "r"(0u), "r"(a2), "r"(0u), "r"(b0), "r"(b1), "f"(0.0f), "f"(0.0f), "f"(0.0f),
-                       "f"(0.0f));
-        asm volatile("" ::"f"(d2), "f"(d3));
+        const uint32_t a0 = g == 0 ? a_lo[t] : 0u, a2 = g == 0 ? a_hi[t] : 0u; /* row 0 of A */
+        uint32_t b0, b1; /* column g: 0 = tau_x, 1 = tau_y, others 0 */
+        tc_b_regs(L.F, P, L.rb, blockIdx.x, blockIdx.y, t, g, g < 2, &b0, &b1);
+        float d0, d1;
+        tc_mma_16816(a0, a2, b0, b1, &d0, &d1);
         *bx = (uint32_t)__shfl_sync(TC_FULL_MASK, d0, 0); /* lane 0: c0 = D[0][0] = lambda_x */
         *by = (uint32_t)__shfl_sync(TC_FULL_MASK, d1, 0); /*         c1 = D[0][1] = lambda_y */
     }
@@ -302,6 +330,80 @@ struct tc_mma_map {
         return tc_cell(L, bx, by, threadIdx.x, threadIdx.y, x, y);
     }
     TC_REF_CELL_BLOCK
+};
+
+/* ---- ours: variant 2's encoding on mma.sync registers --------------------------------
+ * The 4 sub-blocks' 8 digit columns are exactly the 8 columns of B in m16n8k16: column g =
+ * (sub-block g/2, coordinate g%2), so all 32 lanes of warp 0 fill B (4 digits each) and lane
+ * t < 4 receives D[0][2t], D[0][2t+1] = lambda of sub-block t.  One barrier shares them.
+ * LAMBDA_CLASSIC = true is the control "v2-lambda": the same sub-block layout, each of the 4
+ * sub-blocks' lambda computed by the classic eqs. 1-6 (nbb_fast_lambda) in threads 0..3 --
+ * isolates what the tensor core adds from what the finer sub-blocks add. */
+template <bool LAMBDA_CLASSIC>
+struct tc_v2r_map {
+    fractal_launch L; /* logical launch: sub-blocks of rho/2 */
+    dim3 grid, block;
+    tc_pows P;
+    uint32_t a_lo[4], a_hi[4];
+    static tc_v2r_map make(const fractal_launch &Lsub)
+    {
+        tc_v2r_map m;
+        m.L = Lsub;
+        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_pows_make(Lsub.F.k, Lsub.rb, &m.P);
+        if (!tc_mma_level_ok(Lsub.F.k, Lsub.rb)) DIE_USAGE("v2-mma: level rb=%d too deep for the fast digits", Lsub.rb);
+        tc_mma_a_regs(Lsub.F.s, Lsub.rb, m.a_lo, m.a_hi);
+        m.grid = dim3((Lsub.gx + 1) / 2, (Lsub.gy + 1) / 2);
+        m.block = dim3(2 * Lsub.rho, 2 * Lsub.rho);
+        return m;
+    }
+    __device__ void sub_block(uint32_t *wx, uint32_t *wy, uint32_t *lx, uint32_t *ly) const
+    {
+        uint32_t qx = threadIdx.x >= L.rho, qy = threadIdx.y >= L.rho;
+        *wx = 2 * blockIdx.x + qx;
+        *wy = 2 * blockIdx.y + qy;
+        *lx = threadIdx.x - qx * L.rho;
+        *ly = threadIdx.y - qy * L.rho;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        __shared__ uint2 s_l[4];
+        const uint32_t tid = tc_tid();
+        if constexpr (LAMBDA_CLASSIC) {
+            if (tid < 4) {
+                uint32_t wx = 2 * blockIdx.x + (tid & 1), wy = 2 * blockIdx.y + (tid >> 1), bx = 0, by = 0;
+                if (wx < L.gx && wy < L.gy) nbb_fast_lambda(&L.F, L.rb, wx, wy, &bx, &by); /* eqs. 1-6 */
+                s_l[tid] = make_uint2(bx, by);
+            }
+        } else if (tid < 32) { /* warp 0 */
+            const uint32_t g = tid >> 2, t = tid & 3, q = g >> 1;
+            const uint32_t wx = 2 * blockIdx.x + (q & 1), wy = 2 * blockIdx.y + (q >> 1);
+            const uint32_t a0 = g == 0 ? a_lo[t] : 0u, a2 = g == 0 ? a_hi[t] : 0u;
+            uint32_t b0, b1;
+            tc_b_regs(L.F, P, L.rb, wx, wy, t, g & 1, wx < L.gx && wy < L.gy, &b0, &b1);
+            float d0, d1;
+            tc_mma_16816(a0, a2, b0, b1, &d0, &d1);
+            if (g == 0) s_l[t] = make_uint2((uint32_t)d0, (uint32_t)d1); /* D[0][2t], D[0][2t+1] */
+        }
+        __syncthreads();
+        uint32_t wx, wy, lx, ly;
+        sub_block(&wx, &wy, &lx, &ly);
+        const uint2 b = s_l[(wx & 1) + 2 * (wy & 1)];
+        const bool ok = tc_cell(L, b.x, b.y, lx, ly, x, y);
+        return ok && wx < L.gx && wy < L.gy;
+    }
+    __device__ bool ref_cell(uint32_t *x, uint32_t *y) const
+    {
+        uint32_t wx, wy, lx, ly;
+        sub_block(&wx, &wy, &lx, &ly);
+        if (wx >= L.gx || wy >= L.gy) return false;
+        return fractal_lambda_cell(&L, wx, wy, lx, ly, x, y) != 0;
+    }
+    unsigned long long extra_threads() const
+    {
+        unsigned long long sub = (unsigned long long)L.rho * L.rho;
+        return (4ull * grid.x * grid.y - (unsigned long long)L.gx * L.gy) * sub;
+    }
 };
 
 /* ---- control: warp-parallel digits, integer warp reduction (no tensor core) --------- */

@@ -154,6 +154,23 @@ static inline int tc_level_supported(const nbb_fractal *f, int rb, int scale)
     return p * f->s < 16777216.0;
 }
 
+/* The 4 B values of lane 4g + t in the mma.sync encodings (rows 2t, 2t+1, 2t+8, 2t+9 of
+ * column g = tc_frag_b_row/col): tau_c of the digits mu = 2t+1 (w_x / k^t), 2t+2 (w_y / k^t),
+ * 2t+9 (w_x / k^(t+4)), 2t+10 (w_y / k^(t+4)) of eq. (1), using floor(floor(w/k^t)/k^4) =
+ * floor(w/k^(t+4)) so that each coordinate needs two magic divisions (exact while
+ * w k^(t+4) < 2^32).  Levels mu > rb and invalid blocks give 0.  t in 0..3. */
+static inline HD void tc_lane_digits(const nbb_fast *F, const tc_pows *P, int rb, uint32_t wx, uint32_t wy,
+                                     uint32_t t, uint32_t c, int valid, uint32_t v[4])
+{
+    const uint32_t m = t == 1 ? P->magic[1] : t == 2 ? P->magic[2] : P->magic[3];
+    const uint32_t qx = t ? fractal_udiv(wx, m) : wx, qy = t ? fractal_udiv(wy, m) : wy;
+    const uint32_t qx4 = fractal_udiv(qx, P->magic[4]), qy4 = fractal_udiv(qy, P->magic[4]);
+    const uint32_t d[4] = {qx - fractal_udiv(qx, F->magic_k) * F->k, qy - fractal_udiv(qy, F->magic_k) * F->k,
+                           qx4 - fractal_udiv(qx4, F->magic_k) * F->k, qy4 - fractal_udiv(qy4, F->magic_k) * F->k};
+    const int mu[4] = {2 * (int)t + 1, 2 * (int)t + 2, 2 * (int)t + 9, 2 * (int)t + 10};
+    for (int i = 0; i < 4; i++) v[i] = valid && mu[i] <= rb ? tc_tau_fast(F, d[i], (int)c) : 0u;
+}
+
 /* ---------------------------------------------------------------------------------------
  * Host fragment encodings (floats holding exact half values).  All zero-fill first. */
 static inline void tc_zero(float *m)

@@ -27,8 +27,8 @@
 #include "../fractals/driver.cuh"
 #include "kernels.cuh"
 
-enum { M_LAMBDA, M_LAMBDA_THREAD, M_V1, M_V2, M_V3, M_MMA, M_MMA_WARP, M_REDUX, M_REDUX_WARP, M_TABLE, M_COUNT };
-static const char *const MAP_NAMES[M_COUNT] = {"lambda", "lambda-thread", "v1", "v2", "v3", "mma", "mma-warp", "redux", "redux-warp", "table"};
+enum { M_LAMBDA, M_LAMBDA_THREAD, M_V1, M_V2, M_V3, M_MMA, M_V2_MMA, M_MMA_WARP, M_V2_LAMBDA, M_REDUX, M_REDUX_WARP, M_TABLE, M_COUNT };
+static const char *const MAP_NAMES[M_COUNT] = {"lambda", "lambda-thread", "v1", "v2", "v3", "mma", "v2-mma", "mma-warp", "v2-lambda", "redux", "redux-warp", "table"};
 
 /* Per-thread comparison with the classic lambda over the whole launch (k_tc_check). */
 template <class Map>
@@ -90,6 +90,18 @@ static map_result tc_run(int map, const tc_config *cf, fractal_problem *p, int t
     }
     case M_V3: return tc_run_map<true>(tc_v3_map::make(cf->L, cf->A3, cf->C3), p, test, c, label, d);
     case M_MMA: return tc_run_map<true>(tc_mma_map<false>::make(cf->L), p, test, c, label, d);
+    case M_V2_MMA: {
+        tc_v2r_map<false> m = tc_v2r_map<false>::make(cf->Lsub);
+        map_result r = tc_run_map<true>(m, p, test, c, label, d);
+        r.extra = m.extra_threads();
+        return r;
+    }
+    case M_V2_LAMBDA: {
+        tc_v2r_map<true> m = tc_v2r_map<true>::make(cf->Lsub);
+        map_result r = tc_run_map<true>(m, p, test, c, label, d);
+        r.extra = m.extra_threads();
+        return r;
+    }
     case M_MMA_WARP: return tc_run_map<true>(tc_mma_map<true>::make(cf->L), p, test, c, label, d);
     case M_REDUX: return tc_run_map<true>(tc_redux_map<false>::make(cf->L), p, test, c, label, d);
     case M_REDUX_WARP: return tc_run_map<true>(tc_redux_map<true>::make(cf->L), p, test, c, label, d);
@@ -107,9 +119,10 @@ int main(int argc, char **argv)
         {"test", ARG_CHOICE, &test_opt, "test kernel(s) of section 6", 0, 0, "all sw rd ca"},
         {"map", ARG_CHOICE, &map_opt,
          "map(s) timed besides the baselines lambda, lambda-thread: v1 v2 v3 = paper section 5; "
-         "mma, mma-warp = ours (mma.sync on registers, per block / per warp); redux, redux-warp = same without "
-         "tensor cores; table = lambda looked up (map cost)",
-         0, 0, "all lambda v1 v2 v3 mma mma-warp redux redux-warp table"},
+         "mma, mma-warp, v2-mma = ours (mma.sync on registers: v1's encoding per block / per warp, v2's); "
+         "controls without tensor cores: v2-lambda (v2's sub-blocks, classic lambda), redux, redux-warp; "
+         "table = lambda looked up (map cost)",
+         0, 0, "all lambda v1 v2 v3 mma v2-mma mma-warp v2-lambda redux redux-warp table"},
         {"rho", ARG_CHOICE, &rho_opt, "block side(s) rho", 0, 0, "all 8 16 32"},
         {"rmin", ARG_INT, &rmin, "smallest level r (levels with n < rho are skipped)", 0, 16, NULL},
         {"rmax", ARG_INT, &rmax, "largest level r (-1: 16 for sw, 15 for rd/ca; --quick 12/11)", -1, 16, NULL},

@@ -1,6 +1,6 @@
 /* test_tensorcore_maps.cu -- the tensor-core maps (tensorcore/maps.cuh) on the GPU equal the
  * classic lambda for every thread of every block, at every r and rho of the experiments:
- *   - r = log2(rho) .. 16, rho = 8, 16, 32, maps v1 v2 v3 mma mma-warp redux redux-warp table: k_tc_check (each
+ *   - r = log2(rho) .. 16, rho = 8, 16, 32, maps v1 v2 v3 mma mma-warp v2-mma v2-lambda redux redux-warp table: k_tc_check (each
  *     thread's cell vs the classic lambda of its logical block, fractal_lambda_cell) finds 0
  *     differences and exactly 3^r cells;
  *   - r <= 10: every launched thread's (x, y, has_cell) copied to the host and compared with
@@ -98,6 +98,8 @@ int main(void)
             tc_v3_map m3 = tc_v3_map::make(cf.L, cf.A3, cf.C3);
             tc_mma_map<false> mm = tc_mma_map<false>::make(cf.L);
             tc_mma_map<true> mw = tc_mma_map<true>::make(cf.L);
+            tc_v2r_map<false> m2m = tc_v2r_map<false>::make(cf.Lsub);
+            tc_v2r_map<true> m2l = tc_v2r_map<true>::make(cf.Lsub);
             tc_redux_map<false> mr = tc_redux_map<false>::make(cf.L);
             tc_redux_map<true> mrw = tc_redux_map<true>::make(cf.L);
             tc_table_map mt = tc_table_map::make(cf.L, cf.tab);
@@ -106,6 +108,8 @@ int main(void)
             check_dev(m3, members, "v3", r, rho);
             check_dev(mm, members, "mma", r, rho);
             check_dev(mw, members, "mma-warp", r, rho);
+            check_dev(m2m, members, "v2-mma", r, rho);
+            check_dev(m2l, members, "v2-lambda", r, rho);
             check_dev(mr, members, "redux", r, rho);
             check_dev(mrw, members, "redux-warp", r, rho);
             check_dev(mt, members, "table", r, rho);
@@ -116,13 +120,15 @@ int main(void)
                 check_host(m3, f, cf.L, 0, "v3");
                 check_host(mm, f, cf.L, 0, "mma");
                 check_host(mw, f, cf.L, 0, "mma-warp");
+                T_EQ_INT(check_host(m2m, f, cf.Lsub, 1, "v2-mma"), m2m.extra_threads());
+                T_EQ_INT(check_host(m2l, f, cf.Lsub, 1, "v2-lambda"), m2l.extra_threads());
                 check_host(mr, f, cf.L, 0, "redux");
                 check_host(mrw, f, cf.L, 0, "redux-warp");
                 check_host(mt, f, cf.L, 0, "table");
             }
             tc_config_free(&cf);
         }
-        printf("rho=%u: v1 v2 v3 mma mma-warp redux redux-warp table equal lambda for every block, r = %d..16\n", rho, p);
+        printf("rho=%u: v1 v2 v3 mma mma-warp v2-mma v2-lambda redux redux-warp table equal lambda for every block, r = %d..16\n", rho, p);
     }
     return T_DONE();
 }

@@ -80,19 +80,35 @@ int main(void)
 
     long bad_v1 = 0, bad_v2 = 0, bad_v3 = 0, bad_mma = 0, inexact = 0, blocks = 0;
     int half_fails_at = -1;
-    for (int rb = 0; rb <= R_MAX - 3; rb++) {
+    for (int rb = 0; rb <= R_MAX - 2; rb++) { /* rb <= 14: v2 sub-blocks at r = 16, rho = 8 */
         uint32_t gx = tc_grid_x(3, rb), gy = tc_grid_y(3, rb);
         long nb = (long)gx * gy;
         blocks += nb;
         /* the A fragments do not depend on the block: check their exactness once */
         float A[256], B[256], C[256], D[256];
+        nbb_fast F = nbb_fast_make(&f);
+        tc_pows P;
+        T_EQ_INT(tc_pows_make(3, rb, &P), 0);
         tc_v1_encode(&f, rb, 0, 0, A, B, C);
         inexact += tc_mma_host(A, B, C, D);
+        float amma[256] = {0};
+        for (int lane = 0; lane < 32; lane++)
+            for (int i = 0; i < 8; i++)
+                amma[TC_M * tc_frag_a_row(lane, i) + tc_frag_a_col(lane, i)] = tc_mma_a_value(2, rb, lane, i);
+        for (int i = 0; i < 256; i++) inexact += A[i] != amma[i]; /* == v1's A */
         long v1 = 0, mm = 0, hf = 0;
 #pragma omp parallel for reduction(+ : v1, mm, hf) schedule(static)
         for (long w = 0; w < nb; w++) {
             uint32_t wx = (uint32_t)(w % gx), wy = (uint32_t)(w / gx), ex, ey;
             float a[256], b[256], c[256], d[256];
+            if (rb == R_MAX - 2) { /* rb = 14 only for v2-mma's sub-blocks: its lane digits */
+                for (int lane = 0; lane < 8; lane++) {
+                    uint32_t v[4];
+                    tc_lane_digits(&F, &P, rb, wx, wy, (uint32_t)(lane & 3), (uint32_t)(lane >> 2), 1, v);
+                    for (int i = 0; i < 4; i++) mm += (float)v[i] != tc_mma_b_value(&f, rb, wx, wy, lane, i);
+                }
+                continue;
+            }
             lambda_map(&f, rb, wx, wy, &ex, &ey);
             /* v1 */
             tc_v1_encode(&f, rb, wx, wy, a, b, c);
@@ -103,18 +119,25 @@ int main(void)
                 tc_mma_host_halfacc(a, b, c, d);
                 hf += d[0] != (float)ex || d[1] != (float)ey;
             }
-            /* mma.sync register layout: every lane's registers scattered into A and B */
-            memset(a, 0, sizeof a); memset(b, 0, sizeof b); memset(c, 0, sizeof c);
-            for (int lane = 0; lane < 32; lane++) {
-                for (int i = 0; i < 8; i++)
-                    a[TC_M * tc_frag_a_row(lane, i) + tc_frag_a_col(lane, i)] = tc_mma_a_value(2, rb, lane, i);
+            /* mma.sync register layout: every lane's registers scattered into A and B (A does
+             * not depend on the block: scattered once per level into amma; B: lanes 0..7 carry
+             * columns 0, 1, the others are zero -- checked on every lane up to rb = 10) */
+            memcpy(a, amma, sizeof a);
+            memset(b, 0, sizeof b); memset(c, 0, sizeof c);
+            int lanes = rb <= 10 ? 32 : 8;
+            for (int lane = 0; lane < lanes; lane++)
                 for (int i = 0; i < 4; i++)
                     b[TC_M * tc_frag_b_col(lane, i) + tc_frag_b_row(lane, i)] = tc_mma_b_value(&f, rb, wx, wy, lane, i);
-            }
             mma_part(a, b, c, d, 1, 2);
             /* lane 0 holds c0 = D[row(0,0)][col(0,0)], c1 = D[row(0,1)][col(0,1)] */
             mm += d[TC_M * tc_frag_c_row(0, 0) + tc_frag_c_col(0, 0)] != (float)ex ||
                   d[TC_M * tc_frag_c_row(0, 1) + tc_frag_c_col(0, 1)] != (float)ey;
+            /* the device's per-lane digits (tc_lane_digits, fast divisions) give the same B */
+            for (int lane = 0; lane < 8; lane++) {
+                uint32_t v[4];
+                tc_lane_digits(&F, &P, rb, wx, wy, (uint32_t)(lane & 3), (uint32_t)(lane >> 2), 1, v);
+                for (int i = 0; i < 4; i++) mm += v[i] != (uint32_t)b[TC_M * tc_frag_b_col(lane, i) + tc_frag_b_row(lane, i)];
+            }
         }
         bad_v1 += v1;
         bad_mma += mm;
@@ -125,7 +148,7 @@ int main(void)
     T_EQ_INT(bad_v1, 0);
     T_EQ_INT(bad_mma, 0);
     T_EQ_INT(half_fails_at, 12); /* half accumulation breaks exactly from rb = 12 */
-    printf("v1 and mma layout: %ld blocks, rb = 0..13, all equal lambda\n", blocks);
+    printf("v1 and mma layout: %ld blocks, rb = 0..13 (device lane digits also rb = 14), all equal lambda\n", blocks);
 
     /* mma.sync layouts: each (row, col) of A (16x16), B (16x8), C (16x8) held exactly once */
     {
