@@ -71,6 +71,13 @@ expect 2 --test=xx >/dev/null
 expect 2 --draw --fractal=candy --r=5 >/dev/null                              # too large to draw
 n=$("$prog" --describe 2>&1 | wc -l); [ "$n" -eq 9 ] || fail=1
 
+# host-only data files: ratio (s^2/k)^rb and shapes (k^r rows per fractal)
+expect 0 --ratios --out="$tmp/host" >/dev/null
+awk '!/^#/ && $1 == "sierpinski-triangle" && $6 == 32 && $7 == 8 { ok = ($11 == 1.77778) } END { exit !ok }' "$tmp/host/fractals_ratio.dat" \
+  || { echo "FAILED: ratio (4/3)^2 for sierpinski r=5 rho=8"; fail=1; }
+expect 0 --shapes --out="$tmp/host" >/dev/null
+[ "$(grep -c '^vicsek 3 27 ' "$tmp/host/fractals_shapes.dat")" -eq 125 ] || { echo "FAILED: shapes vicsek r=3 has 125 cells"; fail=1; }
+
 # a GPU run: 0 with a GPU, 77 without
 "$prog" --fractal=vicsek --r=3 --rho=9 --test=rd --reps=1 --warmup=0 --out="$tmp/out" >"$tmp/gpu.log" 2>&1; rc=$?
 case $rc in
