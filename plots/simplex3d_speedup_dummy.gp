@@ -1,5 +1,5 @@
-# plots/simplex3d_speedup_dummy.gp -- I = T_bb / T_map vs n for each tetrahedral map, dummy kernel
-# (the map's cost only).
+# plots/simplex3d_speedup_dummy.gp -- I = T_bb / T_map vs n for each tetrahedral map:
+# the map's cost only, rho = 8.
 # Papers: Navarro et al. arXiv:1609.01490 sec. 6 (lambda(omega) for tetrahedra, eq. 18-19:
 # potential I -> 6) and arXiv:1610.07394 sec. III.B-C (recursive maps; space bound 6/1.125).
 # inputs: simplex3d_speedup_dummy.dat
@@ -12,13 +12,13 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/simplex3d_speedup_dummy.'.term
 load styledir.'/style.gp'
 f = datadir.'/simplex3d_speedup_dummy.dat'
-rho = real(system(sprintf("awk '!/^#/ && $1 == \"dummy\" {print $3; exit}' '%s'", f)))
-set title "Tetrahedral maps, dummy kernel: I = T_{bb} / T_{map}, ".gpu_of(f)
+rho = real(system(sprintf("awk '!/^#/ && $1 != \"kernel\" {print $3; exit}' '%s'", f)))
+set title sprintf("Tetrahedral maps, dummy kernel, rho = %d: I = T_{bb} / T_{map}, ", rho).gpu_of(f)
 set xlabel 'n (cells per side)'
 set ylabel 'I = T_{bb} / T_{map}'
 set logscale x 2
 set key top left
-set yrange [0:*]
+set yrange [0:7]
 sel(m) = (strcol("map") eq m) ? column("speedup_x") : NaN
 eq18(n) = 6.0 * (n/rho)**3 / ((n/rho)**3 + 3*(n/rho)**2 + 2*(n/rho))
 plot f using "n":(sel("bb")) with linespoints ls ls_bb title 'bb', \

@@ -1,5 +1,5 @@
-# plots/simplex3d_speedup_write.gp -- I = T_bb / T_map vs n for each tetrahedral map, write kernel
-# (one 4-byte write per cell (memory bound)).
+# plots/simplex3d_speedup_write.gp -- I = T_bb / T_map vs n for each tetrahedral map:
+# one 4-byte write per cell (memory bound), rho = 8, map evaluated once per block.
 # Papers: Navarro et al. arXiv:1609.01490 sec. 6 (lambda(omega) for tetrahedra, eq. 18-19:
 # potential I -> 6) and arXiv:1610.07394 sec. III.B-C (recursive maps; space bound 6/1.125).
 # inputs: simplex3d_speedup_write.dat
@@ -12,13 +12,13 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/simplex3d_speedup_write.'.term
 load styledir.'/style.gp'
 f = datadir.'/simplex3d_speedup_write.dat'
-rho = real(system(sprintf("awk '!/^#/ && $1 == \"write\" {print $3; exit}' '%s'", f)))
-set title "Tetrahedral maps, write kernel: I = T_{bb} / T_{map}, ".gpu_of(f)
+rho = real(system(sprintf("awk '!/^#/ && $1 != \"kernel\" {print $3; exit}' '%s'", f)))
+set title sprintf("Tetrahedral maps, write kernel, rho = %d: I = T_{bb} / T_{map}, ", rho).gpu_of(f)
 set xlabel 'n (cells per side)'
 set ylabel 'I = T_{bb} / T_{map}'
 set logscale x 2
 set key top left
-set yrange [0:*]
+set yrange [0:7]
 sel(m) = (strcol("map") eq m) ? column("speedup_x") : NaN
 eq18(n) = 6.0 * (n/rho)**3 / ((n/rho)**3 + 3*(n/rho)**2 + 2*(n/rho))
 plot f using "n":(sel("bb")) with linespoints ls ls_bb title 'bb', \
