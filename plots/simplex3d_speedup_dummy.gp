@@ -17,8 +17,9 @@ set title sprintf("Tetrahedral maps, dummy kernel, rho = %d: I = T_{bb} / T_{map
 set xlabel 'n (cells per side)'
 set ylabel 'I = T_{bb} / T_{map}'
 set logscale x 2
-set key top left
-set yrange [0:7]
+set key top left maxrows 4 font ",9"
+set yrange [0:9]
+set ytics 0, 1, 7
 sel(m) = (strcol("map") eq m) ? column("speedup_x") : NaN
 eq18(n) = 6.0 * (n/rho)**3 / ((n/rho)**3 + 3*(n/rho)**2 + 2*(n/rho))
 plot f using "n":(sel("bb")) with linespoints ls ls_bb title 'bb', \
