@@ -72,15 +72,15 @@ static inline void keys1d_generate(keys1d *k, long n, double dmin, double dmax, 
     k->n = n;
     k->x = (double *)gen_alloc(sizeof(double) * (size_t)n);
     k->dmin = dmin;
-    double x = 0.0;
+    double x = 0.0, last = 0.0;
     for (long i = 0; i < n; i++) {
-        k->x[i] = x;
+        k->x[i] = last = x;
         double u = rng_uniform(&s);
         if (u < 1.0 / 1048576) u = 1.0 / 1048576;
         x += dmin + (dmax - dmin) * u;
     }
     k->xmin = 0.0;
-    k->xmax = k->x[n - 1];
+    k->xmax = last;
     k->m = (long)((k->xmax - k->xmin) / dmin) + 1;
     for (long i = n - 1; i > 0; i--) { /* Fisher-Yates */
         long r = rng_below(&s, i + 1);
