@@ -5,7 +5,7 @@
  * cell of D_n = {x <= y <= z < n} is taken by exactly one working thread, and nothing else;
  * lambda-cubic within its exact range, and its failure just past it.  Block level, larger
  * sizes: recursive-o1 and recursive-log for nb up to 256, lambda-exact for every block index
- * of the largest experiment grid (n = 4096, rho = 8). */
+ * of the largest experiment grids (n = 4096, rho = 8 and 4). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,8 +144,10 @@ int main(void)
     T_CHECK(block_bijection(S3_RECURSIVE_O1, 512));
     T_CHECK(block_bijection(S3_RECURSIVE_LOG, 512));
 
-    /* 4. lambda-exact: every block index of the largest experiment grid (n = 4096, rho = 8) */
+    /* 4. lambda-exact: every block index of the largest experiment grids (n = 4096 with
+     * rho = 8: nb = 512, and rho = 4: nb = 1024, 180 M block indices) */
     T_CHECK(block_bijection(S3_LAMBDA_EXACT, 512));
+    T_CHECK(block_bijection(S3_LAMBDA_EXACT, 1024));
     /* and the layer/row at every layer boundary the CUDA grid can hold (65535^3 indices) */
     uint64_t wmax = 65535ull * 65535ull * 65535ull, badb = 0;
     for (uint64_t k = 1; tet_number(k) - 1 < wmax; k++)
