@@ -44,14 +44,22 @@ static inline HD uint32_t tri_row_exact(uint64_t w)
     return (uint32_t)y;
 }
 
-/* Same result for w < 2^32 with a single correction step each way: the float guess
- * g(w) = floor(sqrt(fma(2, w, 1/4)) - 1/2) is a composition of monotone roundings, hence
- * monotone in w, so it is exact everywhere iff it is exact next to every boundary T(y);
- * tests/host/test_simplex2d_lambda.c checks that it is within one unit of the truth at
- * every boundary below 2^32 and that this function equals tri_row_exact there. */
+/* Same result for w < 2^32 with a single correction step each way.  The float guess
+ * g(w) = floor(sqrt(2w + 1/4) - 1/2) is off by at most one unit below 2^32 (relative error
+ * ~2^-23 of a root below 2^16.5), so one step each way makes it exact:
+ *  - host: sqrt by sqrtf; the guess is a composition of monotone roundings, hence monotone
+ *    in w, so it is exact everywhere iff it is exact next to every boundary T(y):
+ *    tests/host/test_simplex2d_lambda.c checks every boundary below 2^32;
+ *  - device: sqrt as x * rsqrtf(x) (the fast hardware reciprocal root of lambda R, eq. (9),
+ *    without epsilon): tests/gpu/test_simplex2d_cover.cu checks every w < 2^32 on the GPU. */
 static inline HD uint32_t tri_row_exact32(uint32_t w)
 {
+#ifdef __CUDA_ARCH__
+    float x = __fmaf_rn(2.0f, (float)w, 0.25f);
+    uint32_t y = (uint32_t)(__fmul_rn(x, rsqrtf(x)) - 0.5f);
+#else
     uint32_t y = (uint32_t)(sqrtf(fmaf(2.0f, (float)w, 0.25f)) - 0.5f);
+#endif
     if (tri_number(y) > w) y--;
     else if (tri_number((uint64_t)y + 1) <= w) y++;
     return y;
@@ -314,7 +322,12 @@ static inline HD int s2_map_block(const s2_grid *g, int map, uint32_t launch, ui
         return 1;
     case S2_RB: return s2_rb(g->m, bx, by, bi, bj);
     case S2_REC: return s2_rec(g->rec_k, g->rec_d, launch, bx, by, bi, bj);
-    case S2_RECURSIVE: return s2_recursive(g->m, g->rc_half, bx, by, bi, bj);
+    case S2_RECURSIVE:
+        if (g->m == 2 * g->rc_half) { /* m = 2^k: the paper's orthotope, no piece search */
+            s2_recursive_pow2(s2_log2(g->m), bx, by, bi, bj);
+            return 1;
+        }
+        return s2_recursive(g->m, g->rc_half, bx, by, bi, bj);
     default: { /* the lambda family: grid m' x m', omega = by m' + bx (section 3) */
         uint32_t w = by * g->mp + bx;
         if (w >= g->nblocks_tri) return 0;
