@@ -299,13 +299,22 @@ static void measure_neigh1d(const cfg *r, long n, datfile *d, results *res)
 }
 
 /* ================= 2D meshes ================= */
-static void make_mesh(const cfg *r, long target, uint64_t seed, amr_mesh *m, datfile *d)
+/* The 2D perfect hash table, (side * 2^levmax)^2 buckets, must fit: at most 16 GiB and
+ * fewer than 2^31 buckets (32-bit indices; it also bounds the cell count). Else exit 2. */
+static int mesh_side_checked(const cfg *r, long target)
 {
     int side = amr_side_for(target, r->levmax, r->frac);
     double buckets = (double)((long)side << r->levmax) * (double)((long)side << r->levmax);
-    if (buckets * sizeof(int) > 16.0 * 1073741824.0)
-        DIE_USAGE("the 2D perfect hash table, (%d * 2^%d)^2 = %.3g buckets (%.1f GiB), does not fit in memory: lower "
-                  "--levmax or the size", side, r->levmax, buckets, buckets * 4 / 1073741824.0);
+    if (buckets * sizeof(int) > 16.0 * 1073741824.0 || buckets >= 2147483647.0)
+        DIE_USAGE("the 2D perfect hash table, (%d * 2^%d)^2 = %.3g buckets (%.1f GiB), does not fit (limits: 2^31 - 1 "
+                  "buckets, 16 GiB): lower --levmax or --max-log2", side, r->levmax, buckets, buckets * 4 / 1073741824.0);
+    return side;
+}
+
+static void make_mesh(const cfg *r, long target, uint64_t seed, amr_mesh *m, datfile *d)
+{
+    int side = mesh_side_checked(r, target);
+    double buckets = (double)((long)side << r->levmax) * (double)((long)side << r->levmax);
     amr_generate(m, side, side, r->levmax, r->frac, seed);
     check_index_range(m->n, (long)buckets, "2D mesh");
     char why[256];
@@ -814,6 +823,8 @@ int main(int argc, char **argv)
     }
     r.argc = argc;
     r.argv = argv;
+    if (!strcmp(exp, "fig3_5") || !strcmp(exp, "fig3_7") || !strcmp(exp, "fig3_10"))
+        mesh_side_checked(&r, 1L << r.max_log2); /* bad sizes are refused before the GPU is needed */
     device_require(r.c.device, 7, 5);
     device_describe(r.c.device, r.gpu, sizeof r.gpu);
     struct cudaDeviceProp prop;

@@ -23,6 +23,8 @@ expect 2 $hm --exp=fig9 | grep -q "choose one of" || { echo "FAILED: bad --exp m
 expect 2 $hm --levmax=-1 >/dev/null
 expect 2 $hm --max-log2=abc >/dev/null
 expect 2 $hm --bogus >/dev/null
+# a 2D perfect hash table that cannot fit is refused before the GPU is needed
+expect 2 $hm --exp=fig3_7 --levmax=16 | grep -q "does not fit" || { echo "FAILED: 2D table too large message"; fail=1; }
 # ---- neighbors options ----
 expect 0 $nb --help | grep -q -- '--backend=V' || { echo "FAILED: neighbors --help lacks --backend"; fail=1; }
 expect 2 $nb --in=x >/dev/null
