@@ -5,7 +5,7 @@
 # Reads datadir/tensorcore_fig10_{sw,rd,ca}.dat (tensorcore/tensorcore).  Panels: one row per
 # test (sw, rd, ca), one column per block side rho (8, 16, 32).  x: n = 2^r (log2), y: speedup
 # over fractals' lambda (column speedup_x; > 1 = faster than lambda), series v1, v2, v3 (paper,
-# WMMA) and mma (ours: mma.sync on registers).  Output: plots/out/tensorcore_fig10.pdf.
+# WMMA), mma and v2-mma (ours: v1's / v2's encodings on mma.sync registers).  Output: plots/out/tensorcore_fig10.pdf.
 if (!exists("datadir")) datadir = 'tensorcore/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -16,6 +16,8 @@ if (term ne 'png') { set terminal pdfcairo size 11in,8in enhanced font 'Helvetic
 tests = 'sw rd ca'
 rhos = '8 16 32'
 sel(m, rho) = (strcol("map") eq m && column("rho") == rho) ? column("speedup_x") : NaN
+# local style (not in style.gp): our second tensor-core variant, v2's encoding on mma.sync
+set style line 41 lc rgb '#ff7f0e' pt 13 dt 2   # v2-mma (ours)
 set logscale x 2
 set format x '2^{%L}'
 set xlabel 'n'
@@ -32,6 +34,7 @@ do for [t = 1:3] {
          f using "n":(sel("v2", rho)) with linespoints ls ls_tc_v2 title 'v2 (5.2)', \
          f using "n":(sel("v3", rho)) with linespoints ls ls_tc_v3 title 'v3 (5.3)', \
          f using "n":(sel("mma", rho)) with linespoints ls ls_tc_ours title 'mma (ours)', \
+         f using "n":(sel("v2-mma", rho)) with linespoints ls 41 title 'v2-mma (ours)', \
          1 with lines ls ls_bound notitle
   }
 }
