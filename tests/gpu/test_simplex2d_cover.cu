@@ -90,8 +90,8 @@ int main(void)
                 T_EQ_INT(bad, 0);
             }
         }
-        if (s2_map_is_float(map))
-            printf("%s (rho=16): %s%u\n", s2_map_name(map), first_fail ? "first wrong experiment size n=" : "exact at every experiment size", first_fail);
+        if (s2_map_is_float(map) && first_fail) printf("%s (rho=16): first wrong experiment size n=%u\n", s2_map_name(map), first_fail);
+        else if (s2_map_is_float(map)) printf("%s (rho=16): exact at every experiment size\n", s2_map_name(map));
     }
     /* 1c. the largest grid: n = 2^15, rho = 8 (m = 4096) and rho = 16, 32 */
     for (int r = 3; r < 6; r++) {
