@@ -2,7 +2,7 @@
 # tests/run.sh -- run every built test under a timeout; PASS / FAIL / SKIP per test and
 # a final "N passed, N failed, N skipped" line.  Exit 0 iff nothing failed.
 #   exit 0 -> PASS, 77 -> SKIP (no usable GPU), anything else (timeout: 124) -> FAIL.
-# Usage: tests/run.sh [TEST ...]   (default: every executable in tests/bin and tests/cli/*.sh)
+# Usage: tests/run.sh [TEST ...]   (default: every executable in tests/bin and tests/cli/test_*.sh)
 # TEST_TIMEOUT (seconds, default 600) bounds each test.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -11,7 +11,7 @@ timeout_s=${TEST_TIMEOUT:-600}
 if [ $# -gt 0 ]; then tests=("$@"); else
   tests=()
   for t in "$here"/bin/*; do [ -x "$t" ] && tests+=("$t"); done
-  for t in "$here"/cli/*.sh; do [ -f "$t" ] && tests+=("$t"); done
+  for t in "$here"/cli/test_*.sh; do [ -f "$t" ] && tests+=("$t"); done
 fi
 pass=0; fail=0; skip=0; failed=()
 mkdir -p "$here/logs"

@@ -5,30 +5,25 @@
 #  exactly once, for every fractal at small levels and every valid rho; bad fractal / level
 #  / rho combinations exit 2 with one line; a GPU run exits 0 (GPU) or 77 (no GPU).
 set -u
+. "$(dirname "$0")/lib.sh"
 prog=fractals/fractals
 [ -x $prog ] || { echo "FAILED: $prog not built (make -C fractals)"; exit 1; }
 fail=0
-expect() { # expect CODE ARGS...
-  want=$1; shift
-  out=$("$prog" "$@" 2>&1); rc=$?
-  if [ $rc -ne "$want" ]; then echo "FAILED: $prog $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
-  printf '%s\n' "$out"
-}
-help=$(expect 0 --help)
+help=$(expect 0 "$prog" --help)
 for f in sierpinski-triangle candelabra h-fractal candy sierpinski-carpet x-fractal vicsek empty-bottles cantor-dust; do
   grep -q -- "$f" <<<"$help" || { echo "FAILED: --help does not list $f"; fail=1; }
 done
-expect 0 --describe --fractal=sierpinski-triangle | grep -q '^sierpinski-triangle: k=3 s=2 H={(0,0), (0,1), (1,1)} hausdorff=log(3)/log(2)=1.5850$' \
+expect 0 "$prog" --describe --fractal=sierpinski-triangle | grep -q '^sierpinski-triangle: k=3 s=2 H={(0,0), (0,1), (1,1)} hausdorff=log(3)/log(2)=1.5850$' \
   || { echo "FAILED: --describe sierpinski-triangle"; fail=1; }
-[ "$(expect 0 --describe | wc -l)" -eq 9 ] || { echo "FAILED: --describe lists 9 fractals"; fail=1; }
-expect 0 --describe --fractal=candy | grep -q 'k=12 s=4 .*hausdorff=log(12)/log(4)=1.7925' || { echo "FAILED: --describe candy"; fail=1; }
+[ "$(expect 0 "$prog" --describe | wc -l)" -eq 9 ] || { echo "FAILED: --describe lists 9 fractals"; fail=1; }
+expect 0 "$prog" --describe --fractal=candy | grep -q 'k=12 s=4 .*hausdorff=log(12)/log(4)=1.7925' || { echo "FAILED: --describe candy"; fail=1; }
 want=$'sierpinski-triangle r=2 n=4 cells=9\nX...\nXX..\nX.X.\nXXXX'
-[ "$(expect 0 --draw --fractal=sierpinski-triangle --r=2)" = "$want" ] || { echo "FAILED: --draw sierpinski r=2"; fail=1; }
+[ "$(expect 0 "$prog" --draw --fractal=sierpinski-triangle --r=2)" = "$want" ] || { echo "FAILED: --draw sierpinski r=2"; fail=1; }
 want=$'sierpinski-carpet r=1 n=3 cells=8\nXXX\nX.X\nXXX'
-[ "$(expect 0 --draw --fractal=sierpinski-carpet --r=1)" = "$want" ] || { echo "FAILED: --draw carpet r=1"; fail=1; }
+[ "$(expect 0 "$prog" --draw --fractal=sierpinski-carpet --r=1)" = "$want" ] || { echo "FAILED: --draw carpet r=1"; fail=1; }
 
 # layouts: same cell set for bb and lambda, k^r lines, no duplicate cell, inside n x n
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$cli_tmp
 declare -A K=([sierpinski-triangle]=3 [candelabra]=4 [h-fractal]=7 [candy]=12 [sierpinski-carpet]=8 [x-fractal]=5 [vicsek]=5 [empty-bottles]=7 [cantor-dust]=2)
 declare -A S=([sierpinski-triangle]=2 [candelabra]=3 [h-fractal]=3 [candy]=4 [sierpinski-carpet]=3 [x-fractal]=3 [vicsek]=3 [empty-bottles]=3 [cantor-dust]=3)
 layouts=0
@@ -52,30 +47,30 @@ for f in "${!K[@]}"; do
   done
 done
 # the header names the launch grid: sierpinski r=4 rho=2 -> rb=3, grid 9x3 (k^2 x k^1)
-expect 0 --layout --fractal=sierpinski-triangle --map=lambda --r=4 --rho=2 | head -1 | grep -q 'rb=3 grid=9x3 block=2x2' \
+expect 0 "$prog" --layout --fractal=sierpinski-triangle --map=lambda --r=4 --rho=2 | head -1 | grep -q 'rb=3 grid=9x3 block=2x2' \
   || { echo "FAILED: --layout header grid"; fail=1; }
 
 # bad input: one line, exit 2
-expect 2 --fractal=bogus >/dev/null
-expect 2 --layout --map=bb --r=3 >/dev/null                                   # no fractal
-expect 2 --layout --fractal=vicsek --r=3 >/dev/null                           # no map
-expect 2 --layout --fractal=sierpinski-triangle --map=bb --r=4 --rho=3 | grep -q 'not a power of s=2' || { echo "FAILED: rho message"; fail=1; }
-expect 2 --layout --fractal=vicsek --map=lambda --r=1 --rho=9 | grep -q 'larger than n' || { echo "FAILED: rho > n message"; fail=1; }
-expect 2 --layout --fractal=sierpinski-triangle --map=bb --r=10 --rho=64 >/dev/null   # 4096 threads per block
-expect 2 --fractal=sierpinski-triangle --r=5 --rho=6 >/dev/null               # sweep mode, bad rho (before the GPU)
-expect 2 --fractal=sierpinski-triangle --r=22 >/dev/null                      # n*n = 2^44 cells
-expect 2 --fractal=candy --r=20 >/dev/null                                    # n = 4^20 overflows
-expect 2 --fractal=sierpinski-triangle --r=1 >/dev/null                       # no default rho fits n = 2
-expect 2 --r=99 >/dev/null
-expect 2 --test=xx >/dev/null
-expect 2 --draw --fractal=candy --r=5 >/dev/null                              # too large to draw
+expect 2 "$prog" --fractal=bogus >/dev/null
+expect 2 "$prog" --layout --map=bb --r=3 >/dev/null                                   # no fractal
+expect 2 "$prog" --layout --fractal=vicsek --r=3 >/dev/null                           # no map
+expect 2 "$prog" --layout --fractal=sierpinski-triangle --map=bb --r=4 --rho=3 | grep -q 'not a power of s=2' || { echo "FAILED: rho message"; fail=1; }
+expect 2 "$prog" --layout --fractal=vicsek --map=lambda --r=1 --rho=9 | grep -q 'larger than n' || { echo "FAILED: rho > n message"; fail=1; }
+expect 2 "$prog" --layout --fractal=sierpinski-triangle --map=bb --r=10 --rho=64 >/dev/null   # 4096 threads per block
+expect 2 "$prog" --fractal=sierpinski-triangle --r=5 --rho=6 >/dev/null               # sweep mode, bad rho (before the GPU)
+expect 2 "$prog" --fractal=sierpinski-triangle --r=22 >/dev/null                      # n*n = 2^44 cells
+expect 2 "$prog" --fractal=candy --r=20 >/dev/null                                    # n = 4^20 overflows
+expect 2 "$prog" --fractal=sierpinski-triangle --r=1 >/dev/null                       # no default rho fits n = 2
+expect 2 "$prog" --r=99 >/dev/null
+expect 2 "$prog" --test=xx >/dev/null
+expect 2 "$prog" --draw --fractal=candy --r=5 >/dev/null                              # too large to draw
 n=$("$prog" --describe 2>&1 | wc -l); [ "$n" -eq 9 ] || fail=1
 
 # host-only data files: ratio (s^2/k)^rb and shapes (k^r rows per fractal)
-expect 0 --ratios --out="$tmp/host" >/dev/null
+expect 0 "$prog" --ratios --out="$tmp/host" >/dev/null
 awk '!/^#/ && $1 == "sierpinski-triangle" && $6 == 32 && $7 == 8 { ok = ($11 == 1.77778) } END { exit !ok }' "$tmp/host/fractals_ratio.dat" \
   || { echo "FAILED: ratio (4/3)^2 for sierpinski r=5 rho=8"; fail=1; }
-expect 0 --shapes --out="$tmp/host" >/dev/null
+expect 0 "$prog" --shapes --out="$tmp/host" >/dev/null
 [ "$(grep -c '^vicsek 3 27 ' "$tmp/host/fractals_shapes.dat")" -eq 125 ] || { echo "FAILED: shapes vicsek r=3 has 125 cells"; fail=1; }
 
 # a GPU run: 0 with a GPU, 77 without
@@ -86,4 +81,4 @@ case $rc in
   *) echo "FAILED: GPU run exit $rc"; cat "$tmp/gpu.log"; fail=1;;
 esac
 [ $fail -eq 0 ] && echo "test_fractals_cli: ok ($layouts layouts)"
-exit $fail
+cli_done

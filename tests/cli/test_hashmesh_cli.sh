@@ -5,18 +5,12 @@
 #   hand-checked mesh; every kind of bad mesh gives ONE line naming the line number, exit 2,
 #   and no output file; --backend=gpu exits 77 (SKIP) without a GPU, else matches the CPU.
 set -u
+. "$(dirname "$0")/lib.sh"
 hm=hashmesh/hashmesh
 nb=hashmesh/neighbors
 for p in $hm $nb; do [ -x $p ] || { echo "FAILED: $p not built (make -C hashmesh)"; exit 1; }; done
 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-expect() { # expect CODE PROG ARGS...  (prints the combined output)
-  want=$1; shift
-  out=$("$@" 2>&1); rc=$?
-  if [ $rc -ne "$want" ]; then echo "FAILED: $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
-  printf '%s\n' "$out"
-}
+tmp=$cli_tmp
 # ---- hashmesh options (these end before device_require) ----
 expect 0 $hm --help | grep -q -- '--exp=V' || { echo "FAILED: hashmesh --help lacks --exp"; fail=1; }
 expect 2 $hm --exp=fig9 | grep -q "choose one of" || { echo "FAILED: bad --exp message"; fail=1; }
@@ -91,5 +85,4 @@ bad overlap    'overlap\.txt:4: .*overlaps the cell on line 2' 'amr2d 2 1 1\n0 0
 bad duplicate  'duplicate\.txt:3: .*overlaps the cell on line 2' 'amr2d 2 1 0\n0 0 0\n0 0 0\n1 0 0\n'
 bad hole       'hole\.txt:[0-9]+: hole: .*\(2, 0\)'          'amr2d 2 1 1\n0 0 0\n3 0 1\n2 1 1\n3 1 1\n'
 bad toolarge   'toolarge\.txt:1: .*hash table'               'amr2d 1048576 1048576 4\n0 0 0\n'
-[ $fail -eq 0 ] && echo "test_hashmesh_cli: ok"
-exit $fail
+cli_done

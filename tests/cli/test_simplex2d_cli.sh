@@ -4,16 +4,11 @@
 # map) prints one error line and exits 2; --layout (no GPU) prints every cell of the
 # triangle exactly once for every map; a GPU mode exits 77 without a GPU (0 with one).
 set -u
+. "$(dirname "$0")/lib.sh"
 prog=simplex2d/simplex2d
 [ -x $prog ] || { echo "FAILED: $prog not built (make -C simplex2d)"; exit 1; }
 fail=0
-expect() { # expect CODE ARGS...
-  want=$1; shift
-  out=$("$prog" "$@" 2>&1); rc=$?
-  if [ $rc -ne "$want" ]; then echo "FAILED: $prog $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
-  printf '%s\n' "$out"
-}
-help=$(expect 0 --help)
+help=$(expect 0 "$prog" --help)
 for w in bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive \
          dummy write edm4d collision3d collision1d; do
   printf '%s\n' "$help" | grep -qw -- "$w" || { echo "FAILED: --help does not list $w"; fail=1; }
@@ -21,7 +16,7 @@ done
 for bad in "--n=0" "--rho=3" "--rho=64" "--n=2000000" "--map=nope" "--bogus" "--map=rec --n=100 --rho=16" \
            "--layout --n=0" "--layout --rho=5" "--layout --map=rec --n=30 --rho=4" "--n=1048576 --rho=1 --map=bb" \
            "--nmin=10 --nmax=5 --exp=fig3" "--kernel=nope"; do
-  out=$(expect 2 $bad)
+  out=$(expect 2 "$prog" $bad)
   [ "$(printf '%s\n' "$out" | grep -c '^error:')" -eq 1 ] || { echo "FAILED: '$bad' should print one error line"; printf '%s\n' "$out"; fail=1; }
 done
 # --layout: each cell (i, j), 0 <= j <= i < n, exactly once; nothing else
@@ -45,5 +40,4 @@ done
 # a GPU mode: 77 without a GPU, 0 with one
 "$prog" --exp=point --map=lambda-exact --kernel=write --n=100 --rho=8 --reps=1 --warmup=0 >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 77 ] || { echo "FAILED: point run exited $rc (want 0, or 77 without GPU)"; fail=1; }
-[ $fail -eq 0 ] && echo "test_simplex2d_cli: ok"
-exit $fail
+cli_done

@@ -4,17 +4,12 @@
 # `x y z launch block thread` for every working thread, each cell of D_n exactly once;
 # a GPU mode without a GPU exits 77; volume writes its four data files.
 set -u
+. "$(dirname "$0")/lib.sh"
 prog=simplex3d/simplex3d
 vol=simplex3d/volume
 for p in $prog $vol; do [ -x $p ] || { echo "FAILED: $p not built (make -C simplex3d)"; exit 1; }; done
 fail=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-expect() { # expect CODE PROG ARGS...
-  want=$1; shift
-  out=$("$@" 2>&1); rc=$?
-  if [ $rc -ne "$want" ]; then echo "FAILED: $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
-  printf '%s\n' "$out"
-}
+tmp=$cli_tmp
 help=$(expect 0 $prog --help)
 for m in bb lambda-cubic lambda-exact recursive-log recursive-o1; do
   grep -q -- "$m" <<<"$help" || { echo "FAILED: --help does not list $m"; fail=1; }
@@ -53,5 +48,4 @@ for f in bb m3 m search; do
   [ -f "$tmp/v/simplex3d_volume_$f.dat" ] || { echo "FAILED: volume did not write simplex3d_volume_$f.dat"; fail=1; }
 done
 grep -q '^# gpu: none (host computation)' "$tmp/v/simplex3d_volume_m3.dat" || { echo "FAILED: volume gpu metadata"; fail=1; }
-[ $fail -eq 0 ] && echo "test_simplex3d_cli: ok"
-exit $fail
+cli_done

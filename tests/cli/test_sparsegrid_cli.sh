@@ -6,18 +6,12 @@
 # tolerance 1e-5 on values in [1, 2)); --backend=gpu equals --backend=cpu bitwise, or exits
 # 77 (SKIP) when there is no GPU.
 set -u
+. "$(dirname "$0")/lib.sh"
 prog=sparsegrid/hierarchize
 exp=sparsegrid/sparsegrid
 for p in $prog $exp; do [ -x $p ] || { echo "FAILED: $p not built (make -C sparsegrid)"; exit 1; }; done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$cli_tmp
 fail=0
-expect() { # expect CODE ARGS...   (runs $prog)
-  want=$1; shift
-  out=$("$prog" "$@" 2>&1); rc=$?
-  if [ $rc -ne "$want" ]; then echo "FAILED: $prog $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
-  printf '%s\n' "$out"
-}
 lines() { printf '%s\n' "$1" | grep -c .; }
 # N floats in [1, 2): bytes (x, y, 0x80|z, 0x3f) little-endian, deterministic
 mkfloats() {
@@ -30,11 +24,11 @@ mkfloats() {
 floats() { od -An -v -f "$1" | tr -s ' \t' '\n\n' | grep -v '^$'; }
 
 # --help, option errors
-expect 0 --help | grep -q -- '--dims=V' || { echo "FAILED: --help lacks --dims"; fail=1; }
-expect 2 >/dev/null
-expect 2 --bogus >/dev/null
-expect 2 --dims=33x33 --tiles=0 --in=x --out=y >/dev/null
-expect 2 --dims=33x33 --tiles=1 --in=x --out=y --backend=tpu >/dev/null
+expect 0 "$prog" --help | grep -q -- '--dims=V' || { echo "FAILED: --help lacks --dims"; fail=1; }
+expect 2 "$prog" >/dev/null
+expect 2 "$prog" --bogus >/dev/null
+expect 2 "$prog" --dims=33x33 --tiles=0 --in=x --out=y >/dev/null
+expect 2 "$prog" --dims=33x33 --tiles=1 --in=x --out=y --backend=tpu >/dev/null
 
 # bad input: one line, exit 2, output not created
 mkfloats 1089 "$tmp/one33.raw"       # one 33x33 tile
@@ -48,7 +42,7 @@ for args in "--dims=10x10 --tiles=1 --in=$tmp/one33.raw" \
             "--dims=33x33 --tiles=1 --in=$tmp" \
             "--dims=33x33 --tiles=1 --in=$tmp/one33.raw --backend=gpu --device=99 --out=$tmp/one33.raw"; do
   rm -f "$tmp/out.raw"
-  msg=$(expect 2 $args --out=$tmp/out.raw)
+  msg=$(expect 2 "$prog" $args --out=$tmp/out.raw)
   [ "$(lines "$msg")" -le 2 ] || { echo "FAILED: more than one line for: $args"; echo "$msg"; fail=1; }
   printf '%s\n' "$msg" | grep -q '^error: ' || { echo "FAILED: no 'error:' line for: $args"; fail=1; }
   [ -e "$tmp/out.raw" ] && { echo "FAILED: output created for: $args"; fail=1; }
@@ -58,7 +52,7 @@ done
 # constant tiles: d-linear, so only the corners keep a (unit) surplus
 : > "$tmp/ones.raw"
 for ((i = 0; i < 2 * 1089; i++)); do printf '\000\000\200\077'; done > "$tmp/ones.raw"
-expect 0 --dims=33x33 --tiles=2 --in="$tmp/ones.raw" --out="$tmp/ones.h" --backend=cpu --quiet >/dev/null
+expect 0 "$prog" --dims=33x33 --tiles=2 --in="$tmp/ones.raw" --out="$tmp/ones.h" --backend=cpu --quiet >/dev/null
 if [ -f "$tmp/ones.h" ]; then
   read -r nz sum <<<"$(floats "$tmp/ones.h" | awk '$1 != 0 { nz++; s += $1 } END { print nz + 0, s + 0 }')"
   [ "$nz" = 8 ] && [ "$sum" = 8 ] || { echo "FAILED: constant tiles: $nz nonzero surpluses summing to $sum (want 8, 8)"; fail=1; }
@@ -66,8 +60,8 @@ else echo "FAILED: no output for constant tiles"; fail=1; fi
 
 # round trip on the CPU, 3 tiles of 9x9x5x5 (anisotropic 4D)
 mkfloats 6075 "$tmp/u.raw"
-expect 0 --dims=9x9x5x5 --tiles=3 --in="$tmp/u.raw" --out="$tmp/c.raw" --quiet >/dev/null
-expect 0 --dims=9x9x5x5 --tiles=3 --in="$tmp/c.raw" --out="$tmp/u2.raw" --inverse --quiet >/dev/null
+expect 0 "$prog" --dims=9x9x5x5 --tiles=3 --in="$tmp/u.raw" --out="$tmp/c.raw" --quiet >/dev/null
+expect 0 "$prog" --dims=9x9x5x5 --tiles=3 --in="$tmp/c.raw" --out="$tmp/u2.raw" --inverse --quiet >/dev/null
 if [ -f "$tmp/u2.raw" ]; then
   cmp -s "$tmp/u.raw" "$tmp/c.raw" && { echo "FAILED: hierarchization changed nothing"; fail=1; }
   bad=$(paste <(floats "$tmp/u.raw") <(floats "$tmp/u2.raw") | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5) b++ } END { print b + 0 }')
@@ -100,5 +94,4 @@ printf '%s\n' "$out" | grep -q -- '--fig=V' || { echo "FAILED: $exp --help lacks
 "$exp" --fig=error --quick --out="$tmp/res" >/dev/null 2>&1 || { echo "FAILED: $exp --fig=error (host only)"; fail=1; }
 [ -f "$tmp/res/sparsegrid_figx2_error.dat" ] || { echo "FAILED: no error data file"; fail=1; }
 
-[ $fail -eq 0 ] && echo "test_sparsegrid_cli: ok"
-exit $fail
+cli_done

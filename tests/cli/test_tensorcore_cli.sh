@@ -3,35 +3,28 @@
 # classic lambda baseline; bad options exit 2 with one error line; a valid run without a GPU
 # exits 77 (SKIP), with a GPU it must succeed (exit 0) and write its data file.
 set -u
+. "$(dirname "$0")/lib.sh"
 prog=tensorcore/tensorcore
 [ -x $prog ] || { echo "FAILED: $prog not built (make all)"; exit 1; }
 fail=0
-expect() { # expect CODE ARGS...
-  want=$1; shift
-  out=$("$prog" "$@" 2>&1); rc=$?
-  if [ $rc -ne "$want" ]; then echo "FAILED: $prog $* -> exit $rc, want $want"; echo "$out" | head -5; fail=1; fi
-  printf '%s\n' "$out"
-}
-help=$(expect 0 --help)
+help=$(expect 0 "$prog" --help)
 for w in v1 v2 v3 lambda mma --rho=V --test=V --rmax=V; do
   printf '%s\n' "$help" | grep -q -- "$w" || { echo "FAILED: --help lacks $w"; fail=1; }
 done
-expect 2 --bogus | grep -q "^error: unknown option '--bogus'" || { echo "FAILED: unknown option message"; fail=1; }
-expect 2 --map=v4 >/dev/null
-expect 2 --rho=7 >/dev/null
-expect 2 --rmax=17 >/dev/null
-expect 2 --rmin=-1 >/dev/null
-expect 2 --test=xx >/dev/null
-expect 2 --reps=abc >/dev/null
-expect 2 extra >/dev/null
+expect 2 "$prog" --bogus | grep -q "^error: unknown option '--bogus'" || { echo "FAILED: unknown option message"; fail=1; }
+expect 2 "$prog" --map=v4 >/dev/null
+expect 2 "$prog" --rho=7 >/dev/null
+expect 2 "$prog" --rmax=17 >/dev/null
+expect 2 "$prog" --rmin=-1 >/dev/null
+expect 2 "$prog" --test=xx >/dev/null
+expect 2 "$prog" --reps=abc >/dev/null
+expect 2 "$prog" extra >/dev/null
 # --rmax below --rmin: usage error before any device work
-expect 2 --rmin=9 --rmax=5 | grep -q "rmax" || { echo "FAILED: rmax < rmin message"; fail=1; }
+expect 2 "$prog" --rmin=9 --rmax=5 | grep -q "rmax" || { echo "FAILED: rmax < rmin message"; fail=1; }
 # a tiny valid run: 0 with a GPU (and a data file), 77 without
-tmp=$(mktemp -d)
+tmp=$cli_tmp
 "$prog" --test=sw --rho=8 --rmin=3 --rmax=4 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
 if [ $rc -eq 0 ]; then
   [ -f "$tmp/tensorcore_fig10_sw.dat" ] || { echo "FAILED: no data file"; fail=1; }
 elif [ $rc -ne 77 ]; then echo "FAILED: tiny run exit $rc"; fail=1; fi
-rm -rf "$tmp"
-[ $fail -eq 0 ] && echo "test_tensorcore_cli: ok"
-exit $fail
+cli_done
