@@ -58,4 +58,53 @@ static inline long long s3_emulate(int map, uint32_t n, uint32_t rho, s3_visit_f
     return working;
 }
 
+
+/* write-coarse (k_coarse in kernels.cuh): walks the coarse grid(s) of every launch, every
+ * thread, every chunk exactly as the kernel does and calls visit(ctx, element, vector) for each
+ * element the kernel writes (vector: 1 if written by a 16-byte store of the whole chunk).
+ * Returns the number of elements written, or -1 for a map that cannot take the size or an
+ * invalid configuration. */
+typedef void (*s3_visit_elem_fn)(void *ctx, uint64_t elem, int vector);
+
+static inline long long s3_emulate_coarse(int map, uint32_t n, uint32_t rho, uint32_t lc, uint32_t ltpm,
+                                          s3_visit_elem_fn visit, void *ctx)
+{
+    s3_params p;
+    if (s3_plan(map, n, rho, &p)) return -1;
+    if (s3_coarse_check(p.lrho, lc, ltpm)) return -1;
+    uint64_t nl;
+    uint32_t *l = s3_launch_list(map, &p, &nl);
+    if (!l) return -1;
+    const uint32_t lr = p.lrho, nch = 1u << (3 * lr - 2), tpm = 1u << ltpm, nthr = 1u << (lc + ltpm);
+    long long written = 0;
+    for (uint64_t li = 0; li < nl; li++) {
+        s3_params q = p;
+        if (map == S3_RECURSIVE_LOG) {
+            q.gx = q.gy = q.gz = l[4 * li];
+            q.a0 = l[4 * li + 1], q.b0 = l[4 * li + 2], q.c0 = l[4 * li + 3];
+        }
+        const uint32_t cgx = (q.gx + (1u << lc) - 1) >> lc;
+        for (uint32_t iz = 0; iz < q.gz; iz++)
+            for (uint32_t iy = 0; iy < q.gy; iy++)
+                for (uint32_t jx = 0; jx < cgx; jx++)
+                    for (uint32_t t = 0; t < nthr; t++) {
+                        uint32_t bx, by, bz;
+                        if (!s3_coarse_block(map, &q, lc, ltpm, jx, iy, iz, t, &bx, &by, &bz)) continue;
+                        const int full = s3_block_full(bx, by, bz, rho, n);
+                        const uint64_t base = s3_packed(bx, by, bz) << (3 * lr);
+                        for (uint32_t ch = t & (tpm - 1); ch < nch; ch += tpm) {
+                            const uint64_t e = base + 4 * ch;
+                            const uint32_t mask = full ? 0xFu : s3_chunk_mask(bx, by, bz, lr, n, ch);
+                            for (uint32_t k = 0; k < 4; k++)
+                                if ((mask >> k) & 1u) {
+                                    written++;
+                                    if (visit) visit(ctx, e + k, mask == 0xFu);
+                                }
+                        }
+                    }
+    }
+    free(l);
+    return written;
+}
+
 #endif

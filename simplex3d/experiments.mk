@@ -1,5 +1,6 @@
 # simplex3d/experiments.mk -- one rule per figure; every .dat file is a real target.
 #   speedup (GPU):  I = T_bb / T_map over n, per kernel     -> simplex3d_speedup_<kernel>.dat
+#                   (write-coarse: ours, the coarsened write kernel, several configurations)
 #   layout (host):  one z-slice of each map's threads        -> simplex3d_layout_<map>.dat
 #   volume (host):  closed forms vs enumeration              -> simplex3d_volume_*.dat
 VOLUME_DATS := $(foreach v,bb m3 m search,$(RESDIR)/simplex3d_volume_$(v).dat)
@@ -12,9 +13,10 @@ run: $(VOLUME_DATS) \
      $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layout_$(m).dat) \
      $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
      $(RESDIR)/simplex3d_speedup_triplet.dat $(RESDIR)/simplex3d_speedup_write_perthread.dat \
-     $(RESDIR)/simplex3d_speedup_write_rho4.dat
+     $(RESDIR)/simplex3d_speedup_write_rho4.dat $(RESDIR)/simplex3d_speedup_write-coarse.dat
 
 # [NL] Fig. 7 / eq. 18-19 and [REC] sec. III.C: I vs n, each map, each kernel
+# (write-coarse, ours: the same maps, several map blocks per CUDA block, 16-byte stores)
 $(RESDIR)/simplex3d_speedup_%.dat: simplex3d
 	./simplex3d $(RUNFLAGS) --kernel=$* --out=$(RESDIR)
 

@@ -14,7 +14,10 @@
  *   S3_COUNT    atomicAdd(+1) per cell, same layout: the exactly-once check on the device
  *   S3_TRIPLET  Axilrod-Teller energy of triplet (x, y+1, z+2), particles of the block's
  *               three index ranges staged in shared memory, block sum, one atomicAdd
- * Checks (launched with the bb map): k_check_* count the cells whose element differs. */
+ * Checks (launched with the bb map): k_check_* count the cells whose element differs.
+ * k_coarse<map, work>: the write-coarse kernel (ours, see map.h): several map blocks per
+ * CUDA block, the map evaluated per thread, 16-byte stores; k_check_elems: the strict check
+ * of the whole blocked buffer (inside cells once, every other element untouched). */
 #ifndef SIMPLEX3D_KERNELS_CUH
 #define SIMPLEX3D_KERNELS_CUH
 
@@ -115,6 +118,66 @@ __global__ void k_map(s3_params p, s3_args a)
     } else if (WORK == S3_CHECK_WRITE) {
         if (a.out[idx] != s3_elem_value(idx)) atomicAdd(a.wrong, 1ull);
     }
+}
+
+/* write-coarse (ours; map.h, s3_coarse_block): 2^lc map blocks per CUDA block, 2^ltpm threads
+ * per map block, each thread evaluates the map itself (no shared memory, no barrier) and
+ * writes 16-byte chunks of its map block's rho^3 contiguous elements.  Chunks whose four
+ * cells all lie in D_n (every chunk of a block wholly inside) take one uint4 store; the
+ * others store their inside elements one by one.  WORK: S3_WRITE (values s3_elem_value),
+ * S3_COUNT (atomicAdd +1 per cell: the exactly-once check).  Launched with the bb map it is
+ * the coarsened bounding box: same body, only the map differs. */
+template <int MAP, int WORK>
+__global__ void k_coarse(s3_params p, s3_args a, uint32_t lc, uint32_t ltpm)
+{
+    const uint32_t t = threadIdx.x;
+    uint32_t bx, by, bz;
+    if (!s3_coarse_block(MAP, &p, lc, ltpm, blockIdx.x, blockIdx.y, blockIdx.z, t, &bx, &by, &bz)) return;
+    const uint32_t lr = p.lrho, nch = 1u << (3 * lr - 2), tpm = 1u << ltpm;
+    const int full = s3_block_full(bx, by, bz, p.rho, p.n);
+    const uint64_t base = s3_packed(bx, by, bz) << (3 * lr);
+#pragma unroll 4
+    for (uint32_t ch = t & (tpm - 1); ch < nch; ch += tpm) {
+        const uint64_t e = base + 4 * ch;
+        const uint32_t mask = full ? 0xFu : s3_chunk_mask(bx, by, bz, lr, p.n, ch);
+        if (WORK == S3_WRITE && mask == 0xFu) {
+            *(uint4 *)(a.out + e) = make_uint4(s3_elem_value(e), s3_elem_value(e + 1), s3_elem_value(e + 2),
+                                               s3_elem_value(e + 3));
+            continue;
+        }
+        for (uint32_t k = 0; k < 4; k++) {
+            if (!((mask >> k) & 1u)) continue;
+            if (WORK == S3_WRITE) a.out[e + k] = s3_elem_value(e + k);
+            else atomicAdd(&a.out[e + k], 1u);
+        }
+    }
+}
+
+/* The strict check of the whole blocked buffer after a count (what = 0) or write (what = 1)
+ * run: every element of the Tet(nb) blocks holds 1 / s3_elem_value if its cell lies in D_n
+ * and 0 / the 0xFF poison if not (nothing written outside the domain), and so does every
+ * element of the guard zone [Tet(nb) rho^3, guard_end) past the blocks.  Block w of the
+ * layout is the ordered block lambda-exact(w) (the packed order Tet(bz) + T(by) + bx). */
+__global__ void k_check_elems(s3_params p, const uint32_t *out, int what, uint64_t guard_end,
+                              unsigned long long *wrong)
+{
+    const uint32_t lr = p.lrho, r3 = 1u << (3 * lr);
+    unsigned long long bad = 0;
+    for (uint64_t w = blockIdx.x; w < p.tet_blocks; w += gridDim.x) {
+        uint32_t bx, by, bz;
+        s3_lambda_exact_ijk(w, &bx, &by, &bz);
+        for (uint32_t t = threadIdx.x; t < r3; t += blockDim.x) {
+            uint32_t x, y, z;
+            s3_elem_cell(bx, by, bz, lr, t, &x, &y, &z);
+            const uint64_t e = (w << (3 * lr)) + t;
+            const uint32_t want = s3_cell_inside(x, y, z, p.n) ? (what ? s3_elem_value(e) : 1u) : (what ? 0xFFFFFFFFu : 0u);
+            bad += out[e] != want;
+        }
+    }
+    for (uint64_t e = (p.tet_blocks << (3 * lr)) + blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; e < guard_end;
+         e += (uint64_t)gridDim.x * blockDim.x)
+        bad += out[e] != (what ? 0xFFFFFFFFu : 0u);
+    if (bad) atomicAdd(wrong, bad);
 }
 
 /* The first block index lambda-cubic gets wrong on this GPU (compared with lambda-exact). */

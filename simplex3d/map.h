@@ -295,6 +295,62 @@ static inline HD int s3_block(int map, const s3_params *p, uint32_t ix, uint32_t
 }
 
 /* ---------------------------------------------------------------------------------------
+ * write-coarse (ours, not in the papers): the same maps and the same launch grids of map
+ * blocks (rho^3 cells each, the blocked layout of the write kernel), but
+ *   - one CUDA block serves 2^lc consecutive map blocks along the launch grid's x axis
+ *     (coarse grid: ceil(gx / 2^lc) x gy x gz CUDA blocks, 2^(lc + ltpm) threads each);
+ *   - 2^ltpm threads serve one map block; each evaluates the map itself (no shared memory,
+ *     no barrier) and stores 16-byte chunks lane, lane + 2^ltpm, ... < rho^3 / 4 of the
+ *     block's rho^3 contiguous elements (chunk ch = elements 4ch .. 4ch + 3).
+ * bb is coarsened in exactly the same way (same kernel body; only the map differs).
+ * Valid for rho >= 2 (rho^3 / 4 chunks), 2^ltpm <= rho^3 / 4, 2^(lc + ltpm) <= 1024. */
+static inline HD int s3_coarse_block(int map, const s3_params *p, uint32_t lc, uint32_t ltpm, uint32_t jx,
+                                     uint32_t iy, uint32_t iz, uint32_t t, uint32_t *bx, uint32_t *by,
+                                     uint32_t *bz)
+{
+    uint32_t ix = (jx << lc) + (t >> ltpm); /* the map block of this thread's group */
+    if (ix >= p->gx) return 0;              /* the last CUDA block of a row may overhang */
+    return s3_block(map, p, ix, iy, iz, bx, by, bz);
+}
+
+/* The cell of element t = tx + rho (ty + rho tz) of ordered block (bx, by, bz). */
+static inline HD void s3_elem_cell(uint32_t bx, uint32_t by, uint32_t bz, uint32_t lr, uint32_t t,
+                                   uint32_t *x, uint32_t *y, uint32_t *z)
+{
+    uint32_t m = (1u << lr) - 1u;
+    *x = (bx << lr) + (t & m), *y = (by << lr) + ((t >> lr) & m), *z = (bz << lr) + (t >> (2 * lr));
+}
+
+/* Bit k of the result: element 4 ch + k of block (bx, by, bz) holds a cell of D_n. */
+static inline HD uint32_t s3_chunk_mask(uint32_t bx, uint32_t by, uint32_t bz, uint32_t lr, uint32_t n,
+                                        uint32_t ch)
+{
+    uint32_t mask = 0;
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t x, y, z;
+        s3_elem_cell(bx, by, bz, lr, 4 * ch + k, &x, &y, &z);
+        mask |= (uint32_t)s3_cell_inside(x, y, z, n) << k;
+    }
+    return mask;
+}
+
+/* Block (bx, by, bz) lies wholly inside D_n (no per-cell test needed). */
+static inline HD int s3_block_full(uint32_t bx, uint32_t by, uint32_t bz, uint32_t rho, uint32_t n)
+{
+    return bx < by && by < bz && (bz + 1) * rho <= n;
+}
+
+/* 0 if (rho, 2^lc map blocks per CUDA block, 2^ltpm threads per map block) is a valid
+ * write-coarse configuration, -1 otherwise. */
+static inline int s3_coarse_check(uint32_t lr, uint32_t lc, uint32_t ltpm)
+{
+    if (lr < 1 || lr > 3) return -1;
+    if (ltpm > 3 * lr - 2) return -1;
+    if (lc + ltpm > 10) return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------------
  * Host side: launch grids. */
 static inline uint32_t s3_ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
@@ -376,6 +432,18 @@ static inline uint64_t s3_rlog_launches_rec(uint32_t m, uint32_t a, uint32_t b, 
     at = s3_rlog_launches_rec(h, a, b + h, c, out, at);
     at = s3_rlog_launches_rec(h, a, b, c + h, out, at);
     return at;
+}
+
+/* write-coarse: CUDA blocks launched (every launch of recursive-log: ceil(side / 2^lc) side^2). */
+static inline uint64_t s3_coarse_blocks(int map, const s3_params *p, uint32_t lc)
+{
+    uint64_t C = 1ull << lc;
+    if (map == S3_RECURSIVE_LOG) {
+        uint64_t t = 1, vol = 0;
+        for (uint64_t s = p->nb; s > 1; s >>= 1) vol += t * ((s / 2 + C - 1) / C) * (s / 2) * (s / 2), t *= 3;
+        return vol + t; /* the 3^k side-1 leaves: one CUDA block each */
+    }
+    return ((p->gx + C - 1) / C) * p->gy * p->gz;
 }
 
 /* Threads launched by a map for this size (the parallel volume, in threads). */

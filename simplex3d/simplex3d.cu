@@ -8,6 +8,9 @@
  *        for dummy/write; the Axilrod-Teller energy against a double CPU reference for
  *        triplet), then timing (bench.h); one row per (n, map) into
  *        <out>/simplex3d_speedup_<K>.dat with I = T_bb / T_map.
+ *        K = write-coarse (ours): the write kernel with 2^lc map blocks per CUDA block and
+ *        2^ltpm threads per map block, 16-byte stores (k_coarse), for a sweep of
+ *        configurations (--mblocks, --tpm pick one); strict checks of the whole buffer.
  * Domain, maps and their equations: map.h.  Kernels: kernels.cuh. */
 #include <stdint.h>
 #include <string.h>
@@ -22,6 +25,7 @@
 #include "kernels.cuh"
 
 #define NSTREAMS_MAX 128
+#define S3_GUARD_BYTES ((size_t)1 << 16) /* write-coarse check: untouched zone past the blocks */
 
 typedef struct {
     int map, work, eval;
@@ -32,6 +36,8 @@ typedef struct {
     cudaStream_t *streams;
     int nstreams;
     cudaEvent_t fork, *join;
+    int coarse;               /* write-coarse: k_coarse with 2^lc map blocks per CUDA block, */
+    uint32_t lc, ltpm;        /* 2^ltpm threads per map block */
 } run_ctx;
 
 template <int MAP, int EVAL>
@@ -65,14 +71,44 @@ static void launch_map(int map, int eval, int work, dim3 g, dim3 b, cudaStream_t
     }
 }
 
+template <int MAP>
+static void launch_coarse1(int work, dim3 g, dim3 b, cudaStream_t s, const s3_params &p, const s3_args &a,
+                           uint32_t lc, uint32_t ltpm)
+{
+    if (work == S3_COUNT) k_coarse<MAP, S3_COUNT><<<g, b, 0, s>>>(p, a, lc, ltpm);
+    else k_coarse<MAP, S3_WRITE><<<g, b, 0, s>>>(p, a, lc, ltpm);
+}
+
+static void launch_coarse(int map, int work, dim3 g, dim3 b, cudaStream_t s, const s3_params &p, const s3_args &a,
+                          uint32_t lc, uint32_t ltpm)
+{
+    switch (map) {
+    case S3_BB: launch_coarse1<S3_BB>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_LAMBDA_CUBIC: launch_coarse1<S3_LAMBDA_CUBIC>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_LAMBDA_EXACT: launch_coarse1<S3_LAMBDA_EXACT>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_RECURSIVE_LOG: launch_coarse1<S3_RECURSIVE_LOG>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_RECURSIVE_O1: launch_coarse1<S3_RECURSIVE_O1>(work, g, b, s, p, a, lc, ltpm); break;
+    }
+}
+
+/* One launch of the map over grid p (write-coarse: the coarse grid of ceil(gx / 2^lc) x gy x gz
+ * CUDA blocks of 2^(lc + ltpm) threads; otherwise gx x gy x gz blocks of rho^3 threads). */
+static void launch_ctx(const run_ctx *c, const s3_params &p, cudaStream_t s)
+{
+    if (c->coarse)
+        launch_coarse(c->map, c->work, dim3((p.gx + (1u << c->lc) - 1) >> c->lc, p.gy, p.gz), dim3(1u << (c->lc + c->ltpm)),
+                      s, p, c->a, c->lc, c->ltpm);
+    else
+        launch_map(c->map, c->eval, c->work, dim3(p.gx, p.gy, p.gz), dim3(p.rho * p.rho * p.rho), s, p, c->a);
+}
+
 /* One run of the map: one launch, or (recursive-log) one launch per sub-cube spread over the
  * streams, forked from and joined back into s (so bench.h's events on s bracket them all). */
 static void run_once(void *vc, cudaStream_t s)
 {
     run_ctx *c = (run_ctx *)vc;
-    dim3 b(c->p.rho * c->p.rho * c->p.rho); /* 1D blocks of rho^3 threads */
     if (c->map != S3_RECURSIVE_LOG) {
-        launch_map(c->map, c->eval, c->work, dim3(c->p.gx, c->p.gy, c->p.gz), b, s, c->p, c->a);
+        launch_ctx(c, c->p, s);
         return;
     }
     CHECK_CUDA(cudaEventRecord(c->fork, s));
@@ -82,7 +118,7 @@ static void run_once(void *vc, cudaStream_t s)
         const uint32_t *l = c->launches + 4 * li;
         q.gx = q.gy = q.gz = l[0];
         q.a0 = l[1], q.b0 = l[2], q.c0 = l[3];
-        launch_map(S3_RECURSIVE_LOG, c->eval, c->work, dim3(l[0], l[0], l[0]), b, c->streams[li % c->nstreams], q, c->a);
+        launch_ctx(c, q, c->streams[li % c->nstreams]);
     }
     for (int i = 0; i < c->nstreams; i++) {
         CHECK_CUDA(cudaEventRecord(c->join[i], c->streams[i]));
@@ -95,11 +131,24 @@ static unsigned long long run_check(run_ctx *c, int work, cudaStream_t s, unsign
 {
     run_ctx k = *c;
     s3_plan(S3_BB, c->p.n, c->p.rho, &k.p);
-    k.map = S3_BB, k.work = work, k.eval = S3_EVAL_THREAD;
+    k.map = S3_BB, k.work = work, k.eval = S3_EVAL_THREAD, k.coarse = 0;
     k.a.wrong = d_wrong;
     unsigned long long wrong = 0;
     CHECK_CUDA(cudaMemsetAsync(d_wrong, 0, sizeof wrong, s));
     run_once(&k, s);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemcpyAsync(&wrong, d_wrong, sizeof wrong, cudaMemcpyDeviceToHost, s));
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    return wrong;
+}
+
+/* write-coarse: the strict check of the whole buffer (k_check_elems); returns the mismatches. */
+static unsigned long long run_check_elems(const run_ctx *c, int what, uint64_t guard_end, cudaStream_t s,
+                                          unsigned long long *d_wrong)
+{
+    unsigned long long wrong = 0;
+    CHECK_CUDA(cudaMemsetAsync(d_wrong, 0, sizeof wrong, s));
+    k_check_elems<<<132 * 16, 256, 0, s>>>(c->p, c->a.out, what, guard_end, d_wrong);
     CHECK_LAUNCH();
     CHECK_CUDA(cudaMemcpyAsync(&wrong, d_wrong, sizeof wrong, cudaMemcpyDeviceToHost, s));
     CHECK_CUDA(cudaStreamSynchronize(s));
@@ -149,10 +198,10 @@ int main(int argc, char **argv)
     common_opts c = common_opts_default();
     const char *kernel = "write", *mapname = "all", *evalname = "block";
     long long n_one = 0, nmin = 0, nmax = 0;
-    int rho = 8, layout = 0, nstreams = 32;
+    int rho = 8, layout = 0, nstreams = 32, mblocks = 0, tpm = 0;
     arg_opt opts[] = {
         COMMON_ARGS(c),
-        {"kernel", ARG_CHOICE, &kernel, "test kernel", 0, 0, "dummy write triplet"},
+        {"kernel", ARG_CHOICE, &kernel, "test kernel (write-coarse: ours, several map blocks per CUDA block, 16-byte stores)", 0, 0, "dummy write triplet write-coarse"},
         {"map", ARG_CHOICE, &mapname, "thread map (all: every map, bb first)", 0, 0, "all " S3_MAP_CHOICES},
         {"n", ARG_LONG, &n_one, "cells per side (triplet: n + 2 particles); 0: the sweep", 0, 65536, NULL},
         {"nmin", ARG_LONG, &nmin, "sweep: smallest n, powers of two (0: 256 write/dummy, 128 triplet; quick: half)", 0, 65536, NULL},
@@ -160,12 +209,15 @@ int main(int argc, char **argv)
         {"rho", ARG_INT, &rho, "threads per block side: 1, 2, 4 or 8 (rho^3 threads)", 1, 8, NULL},
         {"eval", ARG_CHOICE, &evalname, "where the map is evaluated: once per block (thread 0, shared memory) or in every thread", 0, 0, "block thread"},
         {"streams", ARG_INT, &nstreams, "recursive-log: streams its launches are spread over", 1, NSTREAMS_MAX, NULL},
+        {"mblocks", ARG_INT, &mblocks, "write-coarse: map blocks per CUDA block, a power of two (0: the sweep of configurations)", 0, 1024, NULL},
+        {"tpm", ARG_INT, &tpm, "write-coarse: threads per map block, a power of two <= rho^3/4 (0: the sweep)", 0, 128, NULL},
         {"layout", ARG_FLAG, &layout, "no GPU: print x y z launch block thread of --map for --n, --rho", 0, 0, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "simplex3d [options]",
                "Thread maps for tetrahedral domains: bb, lambda-cubic (as published), lambda-exact (ours),\n"
                "recursive-log (one launch per sub-cube), recursive-o1 (eq. 23, one launch).\n"
-               "Times the dummy, write or triplet kernel over n and writes I = T_bb / T_map.");
+               "Times the dummy, write, triplet or write-coarse (ours: several map blocks per CUDA block,\n"
+               "16-byte stores, bb coarsened the same way) kernel over n and writes I = T_bb / T_map.");
     common_opts_finish(&c);
     if (rho != 1 && rho != 2 && rho != 4 && rho != 8) DIE_USAGE("--rho=%d: use 1, 2, 4 or 8", rho);
     int map_only = strcmp(mapname, "all") ? s3_map_of(mapname) : -1;
@@ -179,7 +231,35 @@ int main(int argc, char **argv)
     }
 
     int eval = !strcmp(evalname, "block") ? S3_EVAL_BLOCK : S3_EVAL_THREAD;
-    int work = !strcmp(kernel, "dummy") ? S3_DUMMY : !strcmp(kernel, "write") ? S3_WRITE : S3_TRIPLET;
+    const int coarse = !strcmp(kernel, "write-coarse");
+    int work = !strcmp(kernel, "dummy") ? S3_DUMMY : (!strcmp(kernel, "write") || coarse) ? S3_WRITE : S3_TRIPLET;
+    /* write-coarse configurations (log2 map blocks per CUDA block, log2 threads per map block) */
+    uint32_t cfg[8][2], ncfg = 1;
+    cfg[0][0] = cfg[0][1] = 0;
+    if (coarse) {
+        if (rho < 2) DIE_USAGE("--kernel=write-coarse needs rho >= 2 (16-byte chunks of rho^3 elements)");
+        if (eval != S3_EVAL_BLOCK) DIE_USAGE("--kernel=write-coarse always evaluates the map per thread: leave --eval out");
+        if ((mblocks && !s3_is_pow2((uint64_t)mblocks)) || (tpm && !s3_is_pow2((uint64_t)tpm)))
+            DIE_USAGE("--mblocks=%d --tpm=%d: powers of two expected", mblocks, tpm);
+        const uint32_t lr = 31u - s3_clz32((uint32_t)rho), lnch = 3 * lr - 2;
+        if (mblocks || tpm) {
+            cfg[0][0] = mblocks ? 31u - s3_clz32((uint32_t)mblocks) : 0;
+            cfg[0][1] = tpm ? 31u - s3_clz32((uint32_t)tpm) : lnch;
+        } else { /* the sweep: (1, rho^3/4), (1, 32), (4, 32), (16, 32), tpm clipped to rho^3/4 */
+            const uint32_t l32 = lnch < 5 ? lnch : 5, sw[4][2] = {{0, lnch}, {0, l32}, {2, l32}, {4, l32}};
+            ncfg = 0;
+            for (int i = 0; i < 4; i++) {
+                int dup = 0;
+                for (uint32_t j = 0; j < ncfg; j++) dup |= cfg[j][0] == sw[i][0] && cfg[j][1] == sw[i][1];
+                if (!dup) cfg[ncfg][0] = sw[i][0], cfg[ncfg][1] = sw[i][1], ncfg++;
+            }
+        }
+        for (uint32_t i = 0; i < ncfg; i++)
+            if (s3_coarse_check(lr, cfg[i][0], cfg[i][1]))
+                DIE_USAGE("write-coarse: %u map blocks per CUDA block x %u threads per map block is not valid for rho=%d "
+                          "(threads per map block <= rho^3/4, at most 1024 threads per CUDA block)",
+                          1u << cfg[i][0], 1u << cfg[i][1], rho);
+    }
     /* the sizes */
     long long sizes[32];
     int nsizes = 0;
@@ -237,7 +317,7 @@ int main(int argc, char **argv)
         }
         nsizes = keep;
         if (!nsizes) DIE_USAGE("no size of the sweep fits in device memory");
-        d_out = (uint32_t *)device_alloc_or_usage(out_bytes, "the cell buffer");
+        d_out = (uint32_t *)device_alloc_or_usage(out_bytes + S3_GUARD_BYTES, "the cell buffer");
     }
     unsigned long long *d_wrong;
     double *d_energy = NULL, *d_pos = NULL;
@@ -264,13 +344,20 @@ int main(int argc, char **argv)
     char rhos[16] = "";
     if (rho != 8) snprintf(rhos, sizeof rhos, "_rho%d", rho);
     snprintf(fname, sizeof fname, "simplex3d_speedup_%s%s%s.dat", kernel, eval == S3_EVAL_THREAD ? "_perthread" : "", rhos);
-    snprintf(fig, sizeof fig, "I = T_bb / T_map, %s kernel: [NL] arXiv:1609.01490 sec. 6 eq. 18-19; [REC] arXiv:1610.07394 sec. III.B-C",
-             kernel);
+    if (coarse)
+        snprintf(fig, sizeof fig, "ours (not in the papers): write kernel coarsened, the maps of [NL] sec. 6 and [REC] sec. III.B-C");
+    if (!coarse)
+        snprintf(fig, sizeof fig, "I = T_bb / T_map, %s kernel: [NL] arXiv:1609.01490 sec. 6 eq. 18-19; [REC] arXiv:1610.07394 sec. III.B-C",
+                 kernel);
     dat_meta m = dat_meta_of("simplex3d", fig, argc, argv, gpu, &c);
     datfile d;
     datfile_open(&d, c.out, fname, &m);
     datfile_meta(&d, "domain", "ordered form 0 <= x <= y <= z < n, Tet(n) = n(n+1)(n+2)/6 cells; blocks of rho^3 threads");
-    datfile_meta(&d, "eval", "%s", eval == S3_EVAL_BLOCK ? "map evaluated once per block (thread 0, broadcast through shared memory)"
+    if (coarse)
+        datfile_meta(&d, "coarse", "write-coarse: mblocks map blocks (rho^3 cells each, same launch grids as the write kernel) per CUDA "
+                     "block along the grid's x axis, tpm threads per map block, each thread evaluates the map and stores 16-byte "
+                     "chunks; bb coarsened the same way; speedup_x = T_bb / T_map at the same n and configuration");
+    else datfile_meta(&d, "eval", "%s", eval == S3_EVAL_BLOCK ? "map evaluated once per block (thread 0, broadcast through shared memory)"
                                                          : "map evaluated by every thread (as in the papers' kernels)");
     datfile_meta(&d, "timed", "kernel time of one run of the map (all launches of recursive-log, on %d streams)", nstreams);
     if (cubic_first != ~0ull)
@@ -292,8 +379,10 @@ int main(int argc, char **argv)
         datfile_meta(&d, "write_ceiling", "%.0f GB/s (16-byte stores over %.2f GiB on this GPU)", ceiling, out_bytes / 1073741824.0);
         fprintf(stderr, "write ceiling: %.0f GB/s\n", ceiling);
     }
-    datfile_columns(&d, "kernel n rho nb map launches threads_launched cells space_eff space_bound_x "
-                        "median_ms min_ms max_ms batch speedup_x gbs pct_ceiling us_per_launch");
+    datfile_columns(&d, coarse ? "kernel n rho nb map launches threads_launched cells space_eff space_bound_x "
+                                 "median_ms min_ms max_ms batch speedup_x gbs pct_ceiling us_per_launch mblocks tpm cuda_blocks"
+                               : "kernel n rho nb map launches threads_launched cells space_eff space_bound_x "
+                                 "median_ms min_ms max_ms batch speedup_x gbs pct_ceiling us_per_launch");
 
     double *h_pos = NULL;
     int failed = 0;
@@ -312,6 +401,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "triplet N=%u: CPU reference E = %.12g (%.1f s, %d threads)\n", N, e_ref,
                     (bench_now_ms() - t0) / 1e3, omp_get_max_threads());
         }
+        for (uint32_t ci = 0; ci < ncfg && !failed; ci++) {
         double t_bb = 0;
         uint64_t threads_bb = 0;
         for (int map = 0; map < S3_NMAPS; map++) {
@@ -320,6 +410,7 @@ int main(int argc, char **argv)
             memset(&rc, 0, sizeof rc);
             rc.map = map;
             rc.eval = eval;
+            rc.coarse = coarse, rc.lc = cfg[ci][0], rc.ltpm = cfg[ci][1];
             rc.streams = streams, rc.nstreams = nstreams, rc.fork = fork, rc.join = join;
             if (s3_plan(map, n, rho, &rc.p)) {
                 fprintf(stderr, "n=%u %s: skipped (needs ceil(n/rho) a power of two)\n", n, s3_map_name(map));
@@ -344,7 +435,31 @@ int main(int argc, char **argv)
             uint64_t cells = tet_number(n);
             size_t bytes = (size_t)rc.p.tet_blocks * rho * rho * rho * 4;
             /* correctness run(s) */
-            if (work != S3_TRIPLET) {
+            if (coarse) { /* exactly once (counts), then the values into a poisoned buffer; strict checks */
+                const size_t span = bytes + S3_GUARD_BYTES;
+                const uint64_t guard_end = span / 4;
+                CHECK_CUDA(cudaMemsetAsync(d_out, 0, span, s));
+                rc.work = S3_COUNT;
+                run_once(&rc, s);
+                CHECK_LAUNCH();
+                unsigned long long wrong = run_check_elems(&rc, 0, guard_end, s, d_wrong);
+                if (wrong) {
+                    fprintf(stderr, "FAILED: n=%u %s write-coarse %ux%u: %llu elements not counted exactly once / touched outside D_n\n",
+                            n, s3_map_name(map), 1u << rc.lc, 1u << rc.ltpm, wrong);
+                    failed = 1;
+                } else {
+                    CHECK_CUDA(cudaMemsetAsync(d_out, 0xFF, span, s)); /* poison */
+                    rc.work = S3_WRITE;
+                    run_once(&rc, s);
+                    CHECK_LAUNCH();
+                    wrong = run_check_elems(&rc, 1, guard_end, s, d_wrong);
+                    if (wrong) {
+                        fprintf(stderr, "FAILED: n=%u %s write-coarse %ux%u: %llu elements hold a wrong value\n", n,
+                                s3_map_name(map), 1u << rc.lc, 1u << rc.ltpm, wrong);
+                        failed = 1;
+                    }
+                }
+            } else if (work != S3_TRIPLET) {
                 CHECK_CUDA(cudaMemsetAsync(d_out, 0, bytes, s));
                 rc.work = S3_COUNT;
                 run_once(&rc, s);
@@ -385,23 +500,32 @@ int main(int argc, char **argv)
             }
             rc.work = work;
             bench_stats st = bench_gpu(run_once, &rc, s, c.warmup, c.reps, c.batch);
-            uint64_t threads = s3_threads_launched(map, &rc.p);
+            const uint64_t cblocks = coarse ? s3_coarse_blocks(map, &rc.p, rc.lc) : 0;
+            uint64_t threads = coarse ? cblocks << (rc.lc + rc.ltpm) : s3_threads_launched(map, &rc.p);
             if (map == S3_BB) t_bb = st.median, threads_bb = threads;
             double gbs = work == S3_WRITE ? cells * 4.0 / (st.median * 1e-3) / 1e9 : NAN;
             char label[64];
-            snprintf(label, sizeof label, "%s n=%u", s3_map_name(map), n);
+            if (coarse) snprintf(label, sizeof label, "%s n=%u %ux%u", s3_map_name(map), n, 1u << rc.lc, 1u << rc.ltpm);
+            else snprintf(label, sizeof label, "%s n=%u", s3_map_name(map), n);
             if (bench_warn_spread(label, st))
                 datfile_meta(&d, "warning", "spread %.0f%% for %s", 100 * bench_spread(st), label);
             double I = t_bb > 0 ? t_bb / st.median : NAN;
-            datfile_row(&d, "%s %u %d %u %s %llu %llu %llu %.6f %.4f %.6f %.6f %.6f %d %.4f %.2f %.2f %.3f", kernel, n,
+            char extra[96] = "";
+            if (coarse)
+                snprintf(extra, sizeof extra, " %u %u %llu", 1u << rc.lc, 1u << rc.ltpm, (unsigned long long)cblocks);
+            datfile_row(&d, "%s %u %d %u %s %llu %llu %llu %.6f %.4f %.6f %.6f %.6f %d %.4f %.2f %.2f %.3f%s", kernel, n,
                         rho, rc.p.nb, s3_map_name(map), (unsigned long long)rc.nl + (map != S3_RECURSIVE_LOG),
                         (unsigned long long)threads, (unsigned long long)cells, (double)cells / threads,
                         threads_bb ? (double)threads_bb / threads : NAN, st.median, st.min, st.max, st.batch, I, gbs,
                         work == S3_WRITE ? 100 * gbs / ceiling : NAN,
-                        1e3 * st.median / (double)(rc.nl + (map != S3_RECURSIVE_LOG)));
-            fprintf(stderr, "%-8s n=%5u %-14s %10.4f ms  I=%6.3f%s\n", kernel, n, s3_map_name(map), st.median, I,
-                    work == S3_WRITE ? "" : "");
+                        1e3 * st.median / (double)(rc.nl + (map != S3_RECURSIVE_LOG)), extra);
+            if (coarse)
+                fprintf(stderr, "%-8s n=%5u %-14s %2ux%-3u %10.4f ms  I=%6.3f  %6.0f GB/s (%.0f%%)\n", kernel, n, s3_map_name(map),
+                        1u << rc.lc, 1u << rc.ltpm, st.median, I, gbs, 100 * gbs / ceiling);
+            else
+                fprintf(stderr, "%-8s n=%5u %-14s %10.4f ms  I=%6.3f\n", kernel, n, s3_map_name(map), st.median, I);
             free(launches);
+        }
         }
     }
     if (failed) {

@@ -17,7 +17,10 @@ done
 # bad input: exactly one error line, exit 2
 for bad in "--n=0 --layout --map=bb" "--rho=3" "--rho=0" "--map=foo" "--layout --n=8" \
            "--layout --map=recursive-log --n=24 --rho=8" "--layout --map=bb --n=100000" \
-           "--kernel=write --n=70000" "--n=-4" "--bogus" "extra"; do
+           "--kernel=write --n=70000" "--n=-4" "--bogus" "extra" \
+           "--kernel=write-coarse --rho=1" "--kernel=write-coarse --tpm=3" "--kernel=write-coarse --rho=2 --tpm=4" \
+           "--kernel=write-coarse --mblocks=64 --tpm=32" "--kernel=write-coarse --eval=thread" \
+           "--kernel=write-coarse --tpm=256"; do
   out=$(expect 2 $prog $bad)
   [ "$(grep -c '^error' <<<"$out")" -eq 1 ] || { echo "FAILED: '$bad' should print one error line:"; echo "$out"; fail=1; }
 done
@@ -42,6 +45,9 @@ n_l=$($prog --layout --map=recursive-log --n=16 --rho=2 | awk '!/^#/ && !/^x/ {p
 # GPU mode: runs (0) on a GPU machine, exits 77 without one
 $prog --kernel=write --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
 case $rc in 0|77) ;; *) echo "FAILED: GPU mode exit $rc"; cat "$tmp/g.log"; fail=1;; esac
+$prog --kernel=write-coarse --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
+case $rc in 0|77) ;; *) echo "FAILED: write-coarse GPU mode exit $rc"; cat "$tmp/g.log"; fail=1;; esac
+grep -q 'write-coarse' <<<"$help" || { echo "FAILED: --help does not list write-coarse"; fail=1; }
 # volume: host only, its four files
 expect 0 $vol --quick --out="$tmp/v" >/dev/null
 for f in bb m3 m search; do

@@ -1,7 +1,9 @@
 /* test_simplex3d_device.cu -- the maps on the device (simplex3d/kernels.cuh), at awkward
  * and experiment sizes (to n = 1024): atomic counters per cell, every cell of D_n counted exactly once;
  * lambda-exact's block coordinates equal the host's for every block index of the largest
- * experiment grid (n = 4096, rho = 8); lambda-cubic's first wrong index on this GPU. */
+ * experiment grid (n = 4096, rho = 8); lambda-cubic's first wrong index on this GPU;
+ * the write-coarse kernel (k_coarse) for every map at awkward sizes and configurations, with
+ * strict checks of the whole buffer (inside cells once, every other element untouched). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <vector>
@@ -63,6 +65,54 @@ static long long coverage(int map, int eval, uint32_t n, uint32_t rho, uint32_t 
     return (long long)w;
 }
 
+/* write-coarse (k_coarse): strict checks of the whole buffer after a count run (every inside
+ * element 1, every other element of the blocks and of a guard zone 0) and after a write into
+ * a poisoned buffer (values inside, poison elsewhere).  Returns the wrong elements (count +
+ * write), or -1 if the map / configuration cannot take the size. */
+#define GUARD_ELEMS 16384
+template <int MAP>
+static void launch_coarse(int work, const s3_params &p, const s3_args &a, uint32_t lc, uint32_t ltpm)
+{
+    uint64_t nl;
+    uint32_t *l = s3_launch_list(MAP, &p, &nl);
+    for (uint64_t i = 0; i < nl; i++) {
+        s3_params q = p;
+        if (MAP == S3_RECURSIVE_LOG)
+            q.gx = q.gy = q.gz = l[4 * i], q.a0 = l[4 * i + 1], q.b0 = l[4 * i + 2], q.c0 = l[4 * i + 3];
+        dim3 g((q.gx + (1u << lc) - 1) >> lc, q.gy, q.gz), b(1u << (lc + ltpm));
+        if (work == S3_COUNT) k_coarse<MAP, S3_COUNT><<<g, b>>>(q, a, lc, ltpm);
+        else k_coarse<MAP, S3_WRITE><<<g, b>>>(q, a, lc, ltpm);
+    }
+    free(l);
+}
+
+static long long coverage_coarse(int map, uint32_t n, uint32_t rho, uint32_t lc, uint32_t ltpm, uint32_t *d_buf,
+                                 unsigned long long *d_wrong)
+{
+    s3_params p;
+    if (s3_plan(map, n, rho, &p) || s3_coarse_check(p.lrho, lc, ltpm)) return -1;
+    const uint64_t elems = p.tet_blocks * rho * rho * rho, guard_end = elems + GUARD_ELEMS;
+    s3_args a = {};
+    a.out = d_buf, a.wrong = d_wrong;
+    CHECK_CUDA(cudaMemset(d_wrong, 0, sizeof *d_wrong));
+    for (int what = 0; what < 2; what++) {
+        CHECK_CUDA(cudaMemset(d_buf, what ? 0xFF : 0, guard_end * 4));
+        switch (map) {
+        case S3_BB: launch_coarse<S3_BB>(what ? S3_WRITE : S3_COUNT, p, a, lc, ltpm); break;
+        case S3_LAMBDA_CUBIC: launch_coarse<S3_LAMBDA_CUBIC>(what ? S3_WRITE : S3_COUNT, p, a, lc, ltpm); break;
+        case S3_LAMBDA_EXACT: launch_coarse<S3_LAMBDA_EXACT>(what ? S3_WRITE : S3_COUNT, p, a, lc, ltpm); break;
+        case S3_RECURSIVE_LOG: launch_coarse<S3_RECURSIVE_LOG>(what ? S3_WRITE : S3_COUNT, p, a, lc, ltpm); break;
+        case S3_RECURSIVE_O1: launch_coarse<S3_RECURSIVE_O1>(what ? S3_WRITE : S3_COUNT, p, a, lc, ltpm); break;
+        }
+        CHECK_LAUNCH();
+        k_check_elems<<<1024, 256>>>(p, d_buf, what, guard_end, d_wrong);
+        CHECK_LAUNCH();
+    }
+    unsigned long long w = 0;
+    CHECK_CUDA(cudaMemcpy(&w, d_wrong, sizeof w, cudaMemcpyDeviceToHost));
+    return (long long)w;
+}
+
 __global__ void k_lambda_exact_all(uint64_t T, uint32_t *ijk)
 {
     for (uint64_t w = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; w < T; w += (uint64_t)gridDim.x * blockDim.x)
@@ -76,7 +126,7 @@ int main(void)
     unsigned long long *d_wrong;
     s3_params big;
     s3_plan(S3_BB, 1024, 8, &big);
-    CHECK_CUDA(cudaMalloc(&d_cnt, (size_t)big.tet_blocks * 512 * 4));
+    CHECK_CUDA(cudaMalloc(&d_cnt, ((size_t)big.tet_blocks * 512 + GUARD_ELEMS) * 4));
     CHECK_CUDA(cudaMalloc(&d_wrong, sizeof *d_wrong));
 
     /* lambda-cubic's exact range on this GPU */
@@ -103,6 +153,25 @@ int main(void)
                 T_EQ_INT(bad, 0);
             }
         }
+
+    /* write-coarse: every map, awkward sizes, configurations (log2 map blocks per CUDA block,
+     * log2 threads per map block; clipped to rho^3/4 chunks) */
+    const uint32_t csizes[][2] = {{2, 2}, {7, 2}, {97, 4}, {64, 8}, {255, 8}, {1000, 8}, {1024, 8}, {513, 4}};
+    const uint32_t ccfg[][2] = {{0, 7}, {0, 5}, {2, 5}, {4, 5}, {3, 0}, {1, 2}};
+    for (int map = 0; map < S3_NMAPS; map++)
+        for (size_t i = 0; i < sizeof csizes / sizeof csizes[0]; i++)
+            for (size_t k = 0; k < sizeof ccfg / sizeof ccfg[0]; k++) {
+                uint32_t n = csizes[i][0], rho = csizes[i][1], lr = 31u - s3_clz32(rho);
+                uint32_t lc = ccfg[k][0], ltpm = ccfg[k][1] < 3 * lr - 2 ? ccfg[k][1] : 3 * lr - 2;
+                s3_params p;
+                if (s3_plan(map, n, rho, &p)) continue;
+                if (map == S3_LAMBDA_CUBIC && p.tet_blocks > first) continue;
+                long long bad = coverage_coarse(map, n, rho, lc, ltpm, d_cnt, d_wrong);
+                if (bad < 0) continue;
+                printf("write-coarse %-14s n=%5u rho=%u %2ux%-3u: %lld elements wrong\n", s3_map_name(map), n, rho, 1u << lc,
+                       1u << ltpm, bad);
+                T_EQ_INT(bad, 0);
+            }
 
     /* lambda-exact: device == host for every block index of the n = 4096, rho = 8 grid */
     s3_params p;
