@@ -2,7 +2,7 @@
 # Each data file is a real target: only what is missing is measured again.
 run: $(RESDIR)/sparsegrid_fig5_1_2d.dat $(RESDIR)/sparsegrid_fig5_2_3d.dat \
      $(RESDIR)/sparsegrid_fig5_3_4d.dat $(RESDIR)/sparsegrid_figx1_bandwidth.dat \
-     $(RESDIR)/sparsegrid_figx2_error.dat
+     $(RESDIR)/sparsegrid_figx2_error.dat $(RESDIR)/sparsegrid_figx3_tune.dat
 
 # Fig. 5.1: 2D tiles 33x33, Nt = 1..7000 (log-spaced subset)
 $(RESDIR)/sparsegrid_fig5_1_2d.dat: sparsegrid
@@ -19,3 +19,6 @@ $(RESDIR)/sparsegrid_figx1_bandwidth.dat: sparsegrid
 # beyond the thesis (its future work): sparse vs full grid interpolation error (host only)
 $(RESDIR)/sparsegrid_figx2_error.dat: sparsegrid
 	./sparsegrid $(RUNFLAGS) --fig=error --out=$(RESDIR)
+# beyond the thesis: the pipelined fused kernel's threads x tiles per group x stages at >= 1 GiB
+$(RESDIR)/sparsegrid_figx3_tune.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=tune --out=$(RESDIR)

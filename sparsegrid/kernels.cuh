@@ -15,6 +15,10 @@
  *                   one shared buffer, both directions.  The two kernels above (point
  *                   codes, "gpu_fused_points") remain for lines longer than 65 points and
  *                   as the first step of the story told in README.md.
+ *   k_fused_pipelined  ours, pipelined ("gpu_fused_pipelined"): the arithmetic of
+ *                   k_fused_lines in a persistent grid; each block copies its next groups of
+ *                   tiles into shared memory with cp.async while it transforms the current
+ *                   one, so loads overlap compute and stores.
  *   k_copy          plain copy of the same bytes: the bandwidth reference of the same run.
  * Formulas: sg_surplus / sg_unsurplus of hierarchize.h (thesis 2.3.1). */
 #ifndef SPARSEGRID_KERNELS_CUH
@@ -27,6 +31,9 @@
 #define SG_FUSED_THREADS 256         /* threads per block of the fused kernels */
 #define SG_FUSED_TARGET_FLOATS 4096  /* auto tiles per block: about this many floats per block */
 #define SG_FUSED_MIN_BLOCKS_PER_SM 4 /* fewer tiles per block when Nt is small, to fill the GPU */
+#define SG_PIPE_THREADS 256          /* pipelined kernel: threads per block (default) */
+#define SG_PIPE_TARGET_FLOATS 4096   /* pipelined kernel: about this many floats per group */
+#define SG_PIPE_STAGES 2             /* pipelined kernel: shared buffers (1 group computed, 1 loading) */
 
 /* Version B's work-item metadata (thesis 5.1: "kept in constant memory"): the slices of
  * every dimension, one after the other.  Constant memory is per-module device state; it is
@@ -170,6 +177,42 @@ k_dehier_fused(const float *__restrict__ src, float *__restrict__ dst, long long
  * its lowest set bit, a compile-time constant after unrolling.  The lines of all cnt tiles
  * of a block are numbered together: tiles are contiguous, so line ln of dimension k starts
  * at (ln / stride_k) * n_k * stride_k + ln % stride_k.  Shared memory: tpb * tile + 4 floats. */
+/* One dimension of k_fused_lines / k_fused_pipelined: the lines of dimension k (n points,
+ * stride stk) of the total floats in buf, one line per thread at a time, transformed in
+ * registers (see k_fused_lines); written back in place, or to out when last. */
+template <int NMAX>
+__device__ __forceinline__ void sg_lines_dim(float *buf, float *out, int total, int n, int stk, bool last, int inverse)
+{
+    const int lines = total / n;
+    for (int ln = threadIdx.x; ln < lines; ln += blockDim.x) {
+        const int base = (ln / stk) * (n * stk) + ln % stk;
+        float u[NMAX];
+#pragma unroll
+        for (int i = 0; i < NMAX; i++) u[i] = i < n ? buf[base + i * stk] : 0.0f;
+        if (!inverse) {
+#pragma unroll
+            for (int lh = 0; (1 << lh) < NMAX - 1; lh++) { /* h = 1, 2, 4, ...: finest first */
+                const int h = 1 << lh;
+#pragma unroll
+                for (int i = h; i < NMAX - 1; i += 2 * h)
+                    if (i < n - 1) u[i] = sg_surplus(u[i], u[i - h], u[i + h]);
+            }
+        } else {
+#pragma unroll
+            for (int lh = 30; lh >= 0; lh--) { /* h = ..., 4, 2, 1: coarsest first */
+                if ((1 << lh) >= NMAX - 1) continue;
+                const int h = 1 << lh;
+#pragma unroll
+                for (int i = h; i < NMAX - 1; i += 2 * h)
+                    if (i < n - 1) u[i] = sg_unsurplus(u[i], u[i - h], u[i + h]);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < NMAX; i++)
+            if (i < n && (last || (i > 0 && i < n - 1))) (last ? out : buf)[base + i * stk] = u[i];
+    }
+}
+
 template <int NMAX>
 __global__ void __launch_bounds__(SG_FUSED_THREADS)
 k_fused_lines(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g, int tpb, int inverse)
@@ -185,38 +228,95 @@ k_fused_lines(const float *__restrict__ src, float *__restrict__ dst, long long 
     sg_load(s, buf, total);
     __syncthreads();
     for (int k = 0; k < g.d; k++) {
-        const int n = g.n[k], stk = (int)g.stride[k], lines = total / n;
         const bool last = k == g.d - 1;
-        float *out = last ? o : buf;
-        for (int ln = threadIdx.x; ln < lines; ln += blockDim.x) {
-            const int base = (ln / stk) * (n * stk) + ln % stk;
-            float u[NMAX];
-#pragma unroll
-            for (int i = 0; i < NMAX; i++) u[i] = i < n ? buf[base + i * stk] : 0.0f;
-            if (!inverse) {
-#pragma unroll
-                for (int lh = 0; (1 << lh) < NMAX - 1; lh++) { /* h = 1, 2, 4, ...: finest first */
-                    const int h = 1 << lh;
-#pragma unroll
-                    for (int i = h; i < NMAX - 1; i += 2 * h)
-                        if (i < n - 1) u[i] = sg_surplus(u[i], u[i - h], u[i + h]);
-                }
-            } else {
-#pragma unroll
-                for (int lh = 30; lh >= 0; lh--) { /* h = ..., 4, 2, 1: coarsest first */
-                    if ((1 << lh) >= NMAX - 1) continue;
-                    const int h = 1 << lh;
-#pragma unroll
-                    for (int i = h; i < NMAX - 1; i += 2 * h)
-                        if (i < n - 1) u[i] = sg_unsurplus(u[i], u[i - h], u[i + h]);
-                }
-            }
-#pragma unroll
-            for (int i = 0; i < NMAX; i++)
-                if (i < n && (last || (i > 0 && i < n - 1))) out[base + i * stk] = u[i];
-        }
+        sg_lines_dim<NMAX>(buf, o, total, g.n[k], (int)g.stride[k], last, inverse);
         if (!last) __syncthreads();
     }
+}
+
+/* ---------------------------------------------------------------- pipelined fused kernel */
+
+/* cp.async (sm_80+): global -> shared without registers, completed by groups. */
+__device__ __forceinline__ void sg_cp4(float *sm, const float *gm)
+{
+    unsigned a = (unsigned)__cvta_generic_to_shared(sm);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(a), "l"(gm) : "memory");
+}
+__device__ __forceinline__ void sg_cp16(float *sm, const float *gm)
+{
+    unsigned a = (unsigned)__cvta_generic_to_shared(sm);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(gm) : "memory");
+}
+__device__ __forceinline__ void sg_cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+/* Wait until at most `pending` of this thread's committed groups are still in flight. */
+__device__ __forceinline__ void sg_cp_wait(int pending)
+{
+    if (pending <= 0) asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+    else if (pending == 1) asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+    else if (pending == 2) asm volatile("cp.async.wait_group 2;\n" ::: "memory");
+    else asm volatile("cp.async.wait_group 3;\n" ::: "memory");
+}
+
+/* sg_load with cp.async: count floats s[0..count) -> sm[0..count), sm == s (mod 16 bytes);
+ * 16-byte copies for the aligned middle, 4-byte copies for the head and tail. */
+__device__ __forceinline__ void sg_load_async(const float *s, float *sm, int count)
+{
+    int head = (int)((4 - (((uintptr_t)s >> 2) & 3)) & 3);
+    if (head > count) head = count;
+    if ((int)threadIdx.x < head) sg_cp4(sm + threadIdx.x, s + threadIdx.x);
+    const int body4 = (count - head) >> 2;
+    for (int v = threadIdx.x; v < body4; v += blockDim.x) sg_cp16(sm + head + 4 * v, s + head + 4 * v);
+    for (int e = head + 4 * body4 + threadIdx.x; e < count; e += blockDim.x) sg_cp4(sm + e, s + e);
+}
+
+/* Floats of one pipeline stage: tpb tiles plus up to 3 floats of alignment pad, a multiple
+ * of 4 (so every stage starts 16-byte aligned). */
+static __host__ __device__ __forceinline__ int sg_stage_floats(int tpb, int tsz) { return (tpb * tsz + 3 + 3) & ~3; }
+
+/* Ours, pipelined ("gpu_fused_pipelined"): the transform of k_fused_lines (sg_lines_dim,
+ * identical arithmetic), but a persistent grid in which each block walks over groups of tpb
+ * contiguous tiles (group q = blockIdx.x, + gridDim.x, ...) with `stages` shared buffers:
+ * while it transforms group q (and stores it from registers), the cp.async copies of the
+ * next stages - 1 groups are already in flight, so memory is never idle for the block.
+ * Each value is still read once and written once in global memory.  Shared memory:
+ * stages * sg_stage_floats(tpb, tile) floats. */
+template <int NMAX>
+__global__ void __launch_bounds__(SG_FUSED_THREADS)
+k_fused_pipelined(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g, int tpb, int stages,
+                  int inverse)
+{
+    extern __shared__ float4 sm4[];
+    const int tsz = (int)g.size, sfl = sg_stage_floats(tpb, tsz);
+    const long long ngroups = (nt + tpb - 1) / tpb, gsz = (long long)tpb * tsz, G = gridDim.x;
+    long long q = blockIdx.x;
+    for (int s = 0; s < stages - 1; s++) { /* prologue: the first stages - 1 groups */
+        long long qs = q + s * G;
+        if (qs < ngroups) {
+            const float *p = src + qs * gsz;
+            sg_load_async(p, (float *)sm4 + s * sfl + sg_smem_pad(p), (int)(min((long long)tpb, nt - qs * tpb) * tsz));
+        }
+        sg_cp_commit();
+    }
+    for (int it = 0; q < ngroups; q += G, it++) {
+        long long qn = q + (long long)(stages - 1) * G; /* into the stage freed by the last iteration */
+        if (qn < ngroups) {
+            const float *p = src + qn * gsz;
+            sg_load_async(p, (float *)sm4 + ((it + stages - 1) % stages) * sfl + sg_smem_pad(p),
+                          (int)(min((long long)tpb, nt - qn * tpb) * tsz));
+        }
+        sg_cp_commit();
+        sg_cp_wait(stages - 1); /* this thread's copies of group q are done */
+        __syncthreads();        /* ... and everybody's */
+        const float *s = src + q * gsz;
+        float *buf = (float *)sm4 + (it % stages) * sfl + sg_smem_pad(s), *o = dst + q * gsz;
+        const int total = (int)(min((long long)tpb, nt - q * tpb) * tsz);
+        for (int k = 0; k < g.d; k++) {
+            const bool last = k == g.d - 1;
+            sg_lines_dim<NMAX>(buf, o, total, g.n[k], (int)g.stride[k], last, inverse);
+            __syncthreads(); /* the last one: the stage may be refilled in the next iteration */
+        }
+    }
+    sg_cp_wait(0);
 }
 
 typedef void (*sg_lines_fn)(const float *, float *, long long, sg_geom, int, int);
@@ -231,6 +331,22 @@ static sg_lines_fn sg_lines_instance(int nmax)
     case 17: return k_fused_lines<17>;
     case 33: return k_fused_lines<33>;
     case 65: return k_fused_lines<65>;
+    default: return NULL;
+    }
+}
+
+typedef void (*sg_pipe_fn)(const float *, float *, long long, sg_geom, int, int, int);
+
+/* The pipelined instance for lines of at most nmax points, or NULL. */
+static sg_pipe_fn sg_pipe_instance(int nmax)
+{
+    switch (nmax) {
+    case 3: return k_fused_pipelined<3>;
+    case 5: return k_fused_pipelined<5>;
+    case 9: return k_fused_pipelined<9>;
+    case 17: return k_fused_pipelined<17>;
+    case 33: return k_fused_pipelined<33>;
+    case 65: return k_fused_pipelined<65>;
     default: return NULL;
     }
 }
@@ -290,11 +406,21 @@ static void sg_b_run(const sg_b *p, const float *src, float *dst, long long nt, 
         CHECK_CUDA(cudaMemcpyAsync(dst, src, sizeof(float) * nt * p->g.size, cudaMemcpyDeviceToDevice, st));
 }
 
+/* Variants of the fused kernel (sg_fused_setup's `variant`). */
+#define SG_VARIANT_LINES 0     /* k_fused_lines: "gpu_fused" */
+#define SG_VARIANT_POINTS 1    /* k_hier_fused / k_dehier_fused: "gpu_fused_points" */
+#define SG_VARIANT_PIPELINED 2 /* k_fused_pipelined: "gpu_fused_pipelined" */
+
 typedef struct {
     sg_geom g;
     int lines;               /* 1: k_fused_lines<nmax>; 0: k_hier_fused / k_dehier_fused */
-    int nmax;                /* register array of k_fused_lines: 2^L + 1 >= every n_k */
-    int tpb;                 /* tiles per block (the most; fewer for small Nt) */
+    int pipe;                /* 1: k_fused_pipelined<nmax> (persistent grid, cp.async stages) */
+    int nmax;                /* register array of the line kernels: 2^L + 1 >= every n_k */
+    int tpb;                 /* tiles per block (pipelined: per group; the most, fewer for small Nt) */
+    int threads;             /* threads per block */
+    int stages;              /* pipelined: shared buffers (groups in flight + 1) */
+    int occ;                 /* pipelined: resident blocks per SM at tpb (occupancy calculator) */
+    int max_blocks;          /* pipelined: at most this many blocks (0: occ * sms; tests set it small) */
     int sms;                 /* multiprocessors of the device */
     int adapt;               /* tiles per block chosen automatically: fewer for small Nt */
     uint32_t *d_code;        /* point codes (sg_codes) for the point kernels */
@@ -303,15 +429,19 @@ typedef struct {
 /* Shared memory of one launch with tpb tiles per block. */
 static size_t sg_fused_smem(const sg_fused *p, int tpb, int inverse)
 {
+    if (p->pipe) return (size_t)p->stages * sg_stage_floats(tpb, (int)p->g.size) * sizeof(float);
     int nbuf = (!p->lines && !inverse && p->g.d > 1) ? 2 : 1;
     return ((size_t)nbuf * tpb * p->g.size + 8) * sizeof(float);
 }
 
-/* Plans the fused kernels: variant (points = 1 forces the point-code kernels; otherwise
- * k_fused_lines whenever every n_k <= 65), tiles per block (tpb_req, or 0 for about
- * SG_FUSED_TARGET_FLOATS floats per block) and the point codes.  Returns 0, or -1 when a
- * tile does not fit the shared memory of a block on this device. */
-static int sg_fused_setup(sg_fused *p, const sg_geom *g, int tpb_req, int dev, int points)
+/* Plans the fused kernels: variant (SG_VARIANT_POINTS forces the point-code kernels;
+ * otherwise the line kernels whenever every n_k <= 65, else the point kernels), tiles per
+ * block (tpb_req, or 0 for about target_floats floats per block; 0: SG_FUSED_TARGET_FLOATS
+ * or SG_PIPE_TARGET_FLOATS), threads per block (0: the variant's default) and, for the
+ * pipelined variant, stages (0: SG_PIPE_STAGES; 2..4).  Returns 0, or -1 when a tile does
+ * not fit the shared memory of a block on this device. */
+static int sg_fused_setup_ex(sg_fused *p, const sg_geom *g, int tpb_req, int dev, int variant, int target_floats,
+                             int threads, int stages)
 {
     int optin = 0;
     memset(p, 0, sizeof *p);
@@ -320,16 +450,27 @@ static int sg_fused_setup(sg_fused *p, const sg_geom *g, int tpb_req, int dev, i
     for (int k = 0; k < g->d; k++) maxn = g->n[k] > maxn ? g->n[k] : maxn;
     p->nmax = 3;
     while (p->nmax < maxn) p->nmax = 2 * p->nmax - 1;
-    p->lines = !points && sg_lines_instance(p->nmax) != NULL;
+    p->lines = variant != SG_VARIANT_POINTS && sg_lines_instance(p->nmax) != NULL;
+    p->pipe = variant == SG_VARIANT_PIPELINED && p->lines;
+    if (p->pipe) p->lines = 0;
+    p->threads = p->pipe ? (threads > 0 ? threads : SG_PIPE_THREADS) : SG_FUSED_THREADS;
+    if (p->threads > SG_FUSED_THREADS) p->threads = SG_FUSED_THREADS;
+    p->stages = stages >= 2 && stages <= 4 ? stages : SG_PIPE_STAGES;
+    if (target_floats <= 0) target_floats = p->pipe ? SG_PIPE_TARGET_FLOATS : SG_FUSED_TARGET_FLOATS;
     CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    int tpb = tpb_req > 0 ? tpb_req : (int)(SG_FUSED_TARGET_FLOATS / g->size);
+    int tpb = tpb_req > 0 ? tpb_req : (int)(target_floats / g->size);
     if (tpb < 1) tpb = 1;
     while (tpb > 1 && sg_fused_smem(p, tpb, 0) > (size_t)optin) tpb--;
     if (sg_fused_smem(p, tpb, 0) > (size_t)optin) return -1;
     p->tpb = tpb;
     p->adapt = tpb_req <= 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev));
-    if (p->lines) {
+    if (p->pipe) {
+        sg_pipe_fn fn = sg_pipe_instance(p->nmax);
+        CHECK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sg_fused_smem(p, tpb, 0)));
+        CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&p->occ, fn, p->threads, sg_fused_smem(p, tpb, 0)));
+        if (p->occ < 1) return -1;
+    } else if (p->lines) {
         CHECK_CUDA(cudaFuncSetAttribute(sg_lines_instance(p->nmax), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)sg_fused_smem(p, tpb, 0)));
     } else {
@@ -343,6 +484,12 @@ static int sg_fused_setup(sg_fused *p, const sg_geom *g, int tpb_req, int dev, i
     CHECK_CUDA(cudaMemcpy(p->d_code, h, sizeof(uint32_t) * g->size, cudaMemcpyHostToDevice));
     free(h);
     return 0;
+}
+
+/* The variant with its default tiles per block, threads and stages. */
+static int sg_fused_setup(sg_fused *p, const sg_geom *g, int tpb_req, int dev, int variant)
+{
+    return sg_fused_setup_ex(p, g, tpb_req, dev, variant, 0, 0, 0);
 }
 
 static void sg_fused_free(sg_fused *p)
@@ -360,13 +507,24 @@ static int sg_fused_tpb(const sg_fused *p, long long nt)
     return tpb;
 }
 
+/* Blocks of one launch for nt tiles (pipelined: at most the resident blocks, persistent). */
+static unsigned sg_fused_blocks(const sg_fused *p, long long nt)
+{
+    int tpb = sg_fused_tpb(p, nt);
+    long long groups = (nt + tpb - 1) / tpb, most = (long long)p->occ * p->sms;
+    if (p->max_blocks > 0 && p->max_blocks < most) most = p->max_blocks;
+    return (unsigned)(p->pipe && groups > most ? most : groups);
+}
+
 /* Fused: nt tiles src -> dst (src != dst), one launch. */
 static void sg_fused_run(const sg_fused *p, const float *src, float *dst, long long nt, int inverse, cudaStream_t st)
 {
     int tpb = sg_fused_tpb(p, nt);
-    unsigned blocks = (unsigned)((nt + tpb - 1) / tpb);
+    unsigned blocks = sg_fused_blocks(p, nt);
     size_t smem = sg_fused_smem(p, tpb, inverse);
-    if (p->lines)
+    if (p->pipe)
+        sg_pipe_instance(p->nmax)<<<blocks, p->threads, smem, st>>>(src, dst, nt, p->g, tpb, p->stages, inverse);
+    else if (p->lines)
         sg_lines_instance(p->nmax)<<<blocks, SG_FUSED_THREADS, smem, st>>>(src, dst, nt, p->g, tpb, inverse);
     else if (inverse)
         k_dehier_fused<<<blocks, SG_FUSED_THREADS, smem, st>>>(src, dst, nt, p->g, p->d_code, tpb);

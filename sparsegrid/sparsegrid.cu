@@ -89,7 +89,7 @@ static void run_b_total(void *p, cudaStream_t s) { run_total(p, s, run_b); }
 static void run_fused_total(void *p, cudaStream_t s) { run_total(p, s, run_fused); }
 
 typedef struct {
-    int threads, tpb;
+    int threads, tpb, max_blocks;
     common_opts c;
     long long nt_max;
     datfile *d;
@@ -103,11 +103,12 @@ static void fail(env *e, const char *what)
     DIE("verification failed: %s", what);
 }
 
-/* The correctness run of one configuration: CPU tuned vs references, both GPU versions
- * (both directions) vs the CPU.  h_cpu receives the CPU hierarchization of h_in. */
-static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *f, sg_fused *fp, long long nt,
-                          const float *h_in, float *h_cpu, float *h_tmp, float *h_gpu, float *d_in, float *d_out,
-                          float *d_back, int full_ref)
+/* The correctness run of one configuration: CPU tuned vs references, version B and the nf
+ * fused variants fv[] (names fnames[]; both directions) vs the CPU.  h_cpu receives the
+ * CPU hierarchization of h_in, d_out the GPU's (of the last variant). */
+static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *const *fv, const char *const *fnames, int nf,
+                          long long nt, const float *h_in, float *h_cpu, float *h_tmp, float *h_gpu, float *d_in,
+                          float *d_out, float *d_back, int full_ref)
 {
     long long n = nt * g->size;
     size_t bytes = sizeof(float) * n;
@@ -132,15 +133,13 @@ static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *f, sg_fus
         free(td);
     }
     CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
-    const char *names[3] = {"gpu_thesis", "gpu_fused_points", "gpu_fused"};
-    for (int impl = 0; impl < 3; impl++) { /* the last leaves the surpluses in d_out */
-        if (impl == 1 && !fp) continue;
+    for (int impl = 0; impl <= nf; impl++) { /* the last leaves the surpluses in d_out */
         CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes)); /* poison: NaN */
         if (impl == 0) sg_b_run(b, d_in, d_out, nt, 0, e->s);
-        else sg_fused_run(impl == 1 ? fp : f, d_in, d_out, nt, 0, e->s);
+        else sg_fused_run(fv[impl - 1], d_in, d_out, nt, 0, e->s);
         CHECK_CUDA(cudaStreamSynchronize(e->s));
         CHECK_CUDA(cudaMemcpy(h_gpu, d_out, bytes, cudaMemcpyDeviceToHost));
-        snprintf(what, sizeof what, "%s hierarchization, Nt=%lld", names[impl], nt);
+        snprintf(what, sizeof what, "%s hierarchization, Nt=%lld", impl ? fnames[impl - 1] : "gpu_thesis", nt);
         if (verify_exact(h_gpu, h_cpu, n, sizeof(float), what)) fail(e, what);
     }
     /* dehierarchization of the surpluses: bitwise vs the CPU, and back to the input */
@@ -152,14 +151,13 @@ static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *f, sg_fus
         err = fmax(err, fabs(h_tmp[i] - h_in[i]));
     }
     if (err > ROUNDTRIP_TOL * maxu) fail(e, "round trip dehierarchize(hierarchize(u)) != u");
-    for (int impl = 0; impl < 3; impl++) {
-        if (impl == 1 && !fp) continue;
+    for (int impl = 0; impl <= nf; impl++) {
         CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
         if (impl == 0) sg_b_run(b, d_out, d_back, nt, 1, e->s);
-        else sg_fused_run(impl == 1 ? fp : f, d_out, d_back, nt, 1, e->s);
+        else sg_fused_run(fv[impl - 1], d_out, d_back, nt, 1, e->s);
         CHECK_CUDA(cudaStreamSynchronize(e->s));
         CHECK_CUDA(cudaMemcpy(h_gpu, d_back, bytes, cudaMemcpyDeviceToHost));
-        snprintf(what, sizeof what, "%s dehierarchization, Nt=%lld", names[impl], nt);
+        snprintf(what, sizeof what, "%s dehierarchization, Nt=%lld", impl ? fnames[impl - 1] : "gpu_thesis", nt);
         if (verify_exact(h_gpu, h_tmp, n, sizeof(float), what)) fail(e, what);
     }
 }
@@ -213,7 +211,9 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
     double t1[3] = {0, 0, 0}, t1tot[3] = {0, 0, 0}, last[3] = {0, 0, 0};
     for (int i = 0; i < cnt; i++) {
         long long nt = nts[i];
-        verify_config(e, &g, &b, &f, NULL, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 1);
+        sg_fused *fv[1] = {&f};
+        const char *fn[1] = {"gpu_fused"};
+        verify_config(e, &g, &b, fv, fn, 1, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 1);
         run_ctx x = {&g, &b, &f, d_in, d_out, h_in, h_cpu_t, nt, 0, e->threads};
         for (int impl = 0; impl < 3; impl++) {
             bench_stats st, tot;
@@ -280,32 +280,39 @@ static void fig_bandwidth(env *e, int argc, char **argv)
                                 "pct_copy = gbs / gbs of the copy kernel at the same size (same run); beyond_l2 = "
                                 "bytes_moved > L2 size");
     datfile_columns(&d, "shape impl nt bytes_moved median_ms min_ms max_ms gbs pct_copy beyond_l2 batch");
-    const char *names[6] = {"copy", "gpu_fused", "gpu_fused_inverse", "gpu_fused_points", "gpu_thesis", "cpu_tuned"};
+    const char *names[8] = {"copy", "gpu_fused", "gpu_fused_inverse", "gpu_fused_points", "gpu_fused_pipelined",
+                            "gpu_fused_pipelined_inverse", "gpu_thesis", "cpu_tuned"};
     for (int s = 0; s < 3; s++) {
         sg_geom g;
         char err[200];
         sg_parse_dims(shapes[s], &g, err, sizeof err);
         sg_b b;
-        sg_fused f, fp;
-        if (sg_b_setup(&b, &g) || sg_fused_setup(&f, &g, e->tpb, e->c.device, 0) ||
-            sg_fused_setup(&fp, &g, e->tpb, e->c.device, 1))
+        sg_fused f, fp, fq;
+        if (sg_b_setup(&b, &g) || sg_fused_setup(&f, &g, e->tpb, e->c.device, SG_VARIANT_LINES) ||
+            sg_fused_setup(&fp, &g, e->tpb, e->c.device, SG_VARIANT_POINTS) ||
+            sg_fused_setup(&fq, &g, e->tpb, e->c.device, SG_VARIANT_PIPELINED))
             DIE("cannot plan %s", shapes[s]);
-        double big_pct = 0;
+        datfile_meta(&d, "fused", "%s: gpu_fused %d tiles per block, %d threads; gpu_fused_pipelined %d tiles per group, "
+                     "%d threads, %d stages, %zu bytes shared memory, %d blocks per SM resident (persistent grid)",
+                     shapes[s], f.tpb, f.threads, fq.tpb, fq.threads, fq.stages, sg_fused_smem(&fq, fq.tpb, 0), fq.occ);
+        double big_pct = 0, big_pct_pipe = 0;
         for (int lg = 20; lg <= maxlog; lg += 2) {
             long long nt = (((long long)1 << lg) + g.size * 4 - 1) / (g.size * 4);
             double moved = 2.0 * nt * g.size * 4;
-            verify_config(e, &g, &b, &f, &fp, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 0);
+            sg_fused *fv[3] = {&fp, &fq, &f};
+            const char *fn[3] = {"gpu_fused_points", "gpu_fused_pipelined", "gpu_fused"};
+            verify_config(e, &g, &b, fv, fn, 3, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 0);
             run_ctx x = {&g, &b, &f, d_in, d_out, h_in, h_tmp, nt, 0, e->threads};
             double copy_gbs = 0;
-            for (int impl = 0; impl < 6; impl++) {
+            for (int impl = 0; impl < 8; impl++) {
                 bench_stats st;
-                x.inverse = impl == 2;
-                x.d_in = impl == 2 ? d_out : d_in; /* dehierarchize the surpluses */
-                x.d_out = impl == 2 ? d_back : d_out;
-                x.f = impl == 3 ? &fp : &f;
+                x.inverse = impl == 2 || impl == 5;
+                x.d_in = x.inverse ? d_out : d_in; /* dehierarchize the surpluses */
+                x.d_out = x.inverse ? d_back : d_out;
+                x.f = impl == 3 ? &fp : (impl == 4 || impl == 5) ? &fq : &f;
                 if (impl == 0) st = bench_gpu(run_copy, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
-                else if (impl <= 3) st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
-                else if (impl == 4) st = bench_gpu(run_b, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                else if (impl <= 5) st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                else if (impl == 6) st = bench_gpu(run_b, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
                 else st = bench_host(run_cpu, &x, e->c.warmup, e->c.reps, e->c.batch);
                 double gbs = moved / (st.median * 1e-3) / 1e9;
                 if (impl == 0) copy_gbs = gbs;
@@ -314,15 +321,131 @@ static void fig_bandwidth(env *e, int argc, char **argv)
                 note_spread(e, label, st);
                 datfile_row(&d, "%s %s %lld %.0f %.6f %.6f %.6f %.1f %.1f %d %d", shapes[s], names[impl], nt, moved,
                             st.median, st.min, st.max, gbs, 100 * gbs / copy_gbs, moved > l2, st.batch);
-                fprintf(stderr, "bandwidth %-8s %-18s Nt=%8lld %8.1f MB  %9.4f ms  %7.1f GB/s  %5.1f%% of copy%s\n",
+                fprintf(stderr, "bandwidth %-8s %-27s Nt=%8lld %8.1f MB  %9.4f ms  %7.1f GB/s  %5.1f%% of copy%s\n",
                         shapes[s], names[impl], nt, moved / 1e6, st.median, gbs, 100 * gbs / copy_gbs,
                         moved > l2 ? "" : "  (fits in L2)");
                 if (impl == 1) big_pct = 100 * gbs / copy_gbs;
+                if (impl == 4) big_pct_pipe = 100 * gbs / copy_gbs;
             }
         }
-        datfile_meta(&d, "result", "%s: gpu_fused at the largest Nt reaches %.1f%% of the copy kernel", shapes[s], big_pct);
+        datfile_meta(&d, "result", "%s: at the largest Nt gpu_fused reaches %.1f%%, gpu_fused_pipelined %.1f%% of the copy kernel",
+                     shapes[s], big_pct, big_pct_pipe);
         sg_fused_free(&f);
         sg_fused_free(&fp);
+        sg_fused_free(&fq);
+    }
+    datfile_commit(&d);
+    CHECK_CUDA(cudaFree(d_in));
+    free(h_in);
+    free(h_cpu);
+    free(h_tmp);
+    free(h_gpu);
+}
+
+/* ------------------------------------------- tuning of the pipelined kernel (>= 1 GiB) */
+
+/* Time run_fused with x (its f, d_in, d_out, inverse set by the caller). */
+static bench_stats time_fused(env *e, run_ctx *x) { return bench_gpu(run_fused, x, e->s, e->c.warmup, e->c.reps, e->c.batch); }
+
+/* For each shape, at about 1 GiB of tiles (quick: 64 MiB; --nt-max: that Nt): the copy
+ * kernel and gpu_fused as references, then gpu_fused_pipelined over threads per block x
+ * floats per group x stages; every configuration verified bitwise (both directions)
+ * against the CPU before it is timed.  The defaults SG_PIPE_* come from this sweep. */
+static void fig_tune(env *e, int argc, char **argv)
+{
+    const char *shapes[3] = {"33x33", "9x9x9", "9x9x5x5"};
+    const int threads_l[2] = {128, 256}, target_l[3] = {2048, 4096, 8192}, stages_l[2] = {2, 3};
+    int maxlog = e->c.quick ? 26 : 30;
+    size_t cap = ((size_t)1 << maxlog) + (size_t)4 * 2025 * 4;
+    if (e->nt_max) cap = (size_t)e->nt_max * 2025 * 4;
+    float *h_in = (float *)malloc(cap), *h_cpu = (float *)malloc(cap), *h_tmp = (float *)malloc(cap),
+          *h_gpu = (float *)malloc(cap);
+    if (!h_in || !h_cpu || !h_tmp || !h_gpu) DIE("out of host memory");
+    size_t span = (cap + 255) / 256 * 64;
+    float *d_in = (float *)device_alloc_or_usage(3 * span * sizeof(float), "three tile buffers of 1 GiB");
+    float *d_out = d_in + span, *d_back = d_out + span;
+    fill_input(h_in, (long long)(cap / 4), e->c.seed);
+
+    dat_meta m = dat_meta_of("sparsegrid", "beyond the thesis: tuning of gpu_fused_pipelined at >= 1 GiB of tiles", argc,
+                             argv, e->gpu, &e->c);
+    datfile d;
+    e->d = &d;
+    datfile_open(&d, e->c.out, "sparsegrid_figx3_tune.dat", &m);
+    datfile_meta(&d, "defaults", "gpu_fused_pipelined: %d threads, about %d floats per group, %d stages", SG_PIPE_THREADS,
+                 SG_PIPE_TARGET_FLOATS, SG_PIPE_STAGES);
+    datfile_meta(&d, "columns", "threads per block, tiles_per_group (floats ~ target_floats), stages (shared buffers), "
+                                "smem_bytes per block, blocks_per_sm resident (grid = that x SMs, persistent; copy and "
+                                "gpu_fused: 0), gbs = bytes_moved / median (read + write once), pct_copy vs the copy "
+                                "kernel of the same bytes; inv_*: dehierarchization");
+    datfile_columns(&d, "shape impl threads target_floats tiles_per_group stages smem_bytes blocks_per_sm nt bytes_moved "
+                        "median_ms gbs pct_copy inv_median_ms inv_gbs inv_pct_copy batch");
+    for (int s = 0; s < 3; s++) {
+        sg_geom g;
+        char err[200];
+        sg_parse_dims(shapes[s], &g, err, sizeof err);
+        long long nt = e->nt_max ? e->nt_max : (((long long)1 << maxlog) + g.size * 4 - 1) / (g.size * 4);
+        long long n = nt * g.size;
+        size_t bytes = sizeof(float) * n;
+        double moved = 2.0 * bytes;
+        sg_b b;
+        sg_fused f;
+        if (sg_b_setup(&b, &g) || sg_fused_setup(&f, &g, e->tpb, e->c.device, SG_VARIANT_LINES)) DIE("cannot plan %s", shapes[s]);
+        sg_fused *fv[1] = {&f};
+        const char *fn[1] = {"gpu_fused"};
+        /* h_cpu: surpluses, h_tmp: their dehierarchization (CPU); d_out: the surpluses */
+        verify_config(e, &g, &b, fv, fn, 1, nt, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back, 0);
+        run_ctx x = {&g, &b, &f, d_in, d_back, h_in, h_tmp, nt, 0, e->threads};
+        bench_stats cs = bench_gpu(run_copy, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+        double copy_gbs = moved / (cs.median * 1e-3) / 1e9;
+        datfile_row(&d, "%s copy 0 0 0 0 0 0 %lld %.0f %.6f %.1f 100.0 %.6f %.1f 100.0 %d", shapes[s], nt, moved, cs.median,
+                    copy_gbs, cs.median, copy_gbs, cs.batch);
+        int nconf = e->c.quick ? 2 : 12; /* quick: the default with 2 and 3 stages */
+        for (int c = -1; c < nconf; c++) {
+            sg_fused q;
+            sg_fused *p = &f;
+            int th = 0, tf = 0, stg = 0;
+            if (c >= 0) {
+                th = e->c.quick ? SG_PIPE_THREADS : threads_l[c / 6];
+                tf = e->c.quick ? SG_PIPE_TARGET_FLOATS : target_l[(c / 2) % 3];
+                stg = stages_l[c % 2];
+                if (sg_fused_setup_ex(&q, &g, e->tpb, e->c.device, SG_VARIANT_PIPELINED, tf, th, stg)) {
+                    fprintf(stderr, "tune %s: %d threads, %d floats, %d stages do not fit\n", shapes[s], th, tf, stg);
+                    continue;
+                }
+                q.max_blocks = e->max_blocks;
+                p = &q;
+                char what[160];
+                snprintf(what, sizeof what, "gpu_fused_pipelined %s (%d threads, %d tiles per group, %d stages) %s", shapes[s],
+                         th, q.tpb, stg, "hierarchization");
+                for (int inv = 0; inv < 2; inv++) {
+                    CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
+                    sg_fused_run(p, inv ? d_out : d_in, d_back, nt, inv, e->s);
+                    CHECK_CUDA(cudaStreamSynchronize(e->s));
+                    CHECK_CUDA(cudaMemcpy(h_gpu, d_back, bytes, cudaMemcpyDeviceToHost));
+                    if (inv) snprintf(what, sizeof what, "gpu_fused_pipelined %s (%d threads, %d tiles per group, %d stages) %s",
+                                      shapes[s], th, q.tpb, stg, "dehierarchization");
+                    if (verify_exact(h_gpu, inv ? h_tmp : h_cpu, n, sizeof(float), what)) fail(e, what);
+                }
+            }
+            x.f = p;
+            x.inverse = 0, x.d_in = d_in;
+            bench_stats st = time_fused(e, &x);
+            x.inverse = 1, x.d_in = d_out;
+            bench_stats si = time_fused(e, &x);
+            double gbs = moved / (st.median * 1e-3) / 1e9, igbs = moved / (si.median * 1e-3) / 1e9;
+            char label[96];
+            snprintf(label, sizeof label, "%s %s %d/%d/%d", shapes[s], c < 0 ? "gpu_fused" : "pipelined", th, tf, stg);
+            note_spread(e, label, st);
+            datfile_row(&d, "%s %s %d %d %d %d %zu %d %lld %.0f %.6f %.1f %.1f %.6f %.1f %.1f %d", shapes[s],
+                        c < 0 ? "gpu_fused" : "gpu_fused_pipelined", p->threads, tf, p->tpb, c < 0 ? 1 : p->stages,
+                        sg_fused_smem(p, p->tpb, 0), c < 0 ? 0 : p->occ, nt, moved, st.median, gbs, 100 * gbs / copy_gbs,
+                        si.median, igbs, 100 * igbs / copy_gbs, st.batch);
+            fprintf(stderr, "tune %-8s %-20s threads %3d tiles/group %3d stages %d blocks/SM %2d: %7.1f GB/s %5.1f%% | inverse %7.1f GB/s %5.1f%% of copy (%.1f GB/s)\n",
+                    shapes[s], c < 0 ? "gpu_fused" : "gpu_fused_pipelined", p->threads, p->tpb, c < 0 ? 1 : p->stages,
+                    c < 0 ? 0 : p->occ, gbs, 100 * gbs / copy_gbs, igbs, 100 * igbs / copy_gbs, copy_gbs);
+            if (c >= 0) sg_fused_free(&q);
+        }
+        sg_fused_free(&f);
     }
     datfile_commit(&d);
     CHECK_CUDA(cudaFree(d_in));
@@ -413,10 +536,11 @@ int main(int argc, char **argv)
     long long nt_max = 0;
     arg_opt opts[] = {
         COMMON_ARGS(e.c),
-        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth error"},
+        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth tune error"},
         {"threads", ARG_INT, &e.threads, "CPU threads of cpu_tuned (0: all processors)", 0, 1024, NULL},
         {"tiles-per-block", ARG_INT, &e.tpb, "fused kernel: tiles per block (0: auto)", 0, 4096, NULL},
-        {"nt-max", ARG_LONG, &nt_max, "Figs. 5.x: only Nt up to this (0: the thesis's range)", 0, 1000000, NULL},
+        {"nt-max", ARG_LONG, &nt_max, "Figs. 5.x: only Nt up to this (0: the thesis's range); tune: Nt (0: 1 GiB)", 0, 1000000, NULL},
+        {"max-blocks", ARG_INT, &e.max_blocks, "tune: pipelined kernel launches at most N blocks (0: all resident; small values test the pipeline)", 0, 1000000, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "sparsegrid [options]",
                "Hierarchization of full grids (thesis ch. 5): CPU tuned vs GPU thesis-style vs GPU fused.");
@@ -430,8 +554,11 @@ int main(int argc, char **argv)
     device_require(e.c.device, 7, 5);
     device_describe(e.c.device, e.gpu, sizeof e.gpu);
     CHECK_CUDA(cudaStreamCreate(&e.s));
+    e.nt_max = nt_max;
     if (!strcmp(fig, "bandwidth")) {
         fig_bandwidth(&e, argc, argv);
+    } else if (!strcmp(fig, "tune")) {
+        fig_tune(&e, argc, argv);
     } else {
         /* log-spaced subsets of the thesis's ranges (section 5.1: 1..7000, 1..2500, 1..600) */
         static const long long n1[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 4000, 7000};
