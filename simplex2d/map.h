@@ -369,7 +369,7 @@ static inline uint64_t s2_isqrt_ceil(uint64_t x)
 }
 
 /* Fills g for map, n, rho.  Returns 0, or writes why not into err (-> exit 2) and returns 1.
- * Limits: block indices and omega in 32 bits, grid dims within CUDA's limits. */
+ * Limits: T(m) block indices and omega in 32 bits, grid dims within CUDA's limits. */
 static inline int s2_grid_make(s2_grid *g, int map, uint32_t n, uint32_t rho, char *err, size_t errsz)
 {
     memset(g, 0, sizeof *g);
@@ -385,6 +385,14 @@ static inline int s2_grid_make(s2_grid *g, int map, uint32_t n, uint32_t rho, ch
     if (n > (1u << 20)) { snprintf(err, errsz, "n=%u too large (at most 2^20)", n); return 1; }
     uint32_t m = (n + rho - 1) / rho;
     g->m = m;
+    /* every map numbers the T(m) blocks of the triangle (omega of the lambda maps, w of the
+     * recursive map, nblocks_tri) in 32 bits: refuse a T(m) that does not fit (m > 92681,
+     * i.e. n above ~92681 rho, reachable only with rho <= 8) instead of truncating it */
+    if (tri_number(m) > UINT32_MAX) {
+        snprintf(err, errsz, "n=%u, rho=%u: %u x %u blocks, T(m) = %llu block indices overflow 32 bits (use a larger rho)",
+                 n, rho, m, m, (unsigned long long)tri_number(m));
+        return 1;
+    }
     g->nblocks_tri = (uint32_t)tri_number(m);
     g->nlaunch = 1;
     g->bx_threads = rho;

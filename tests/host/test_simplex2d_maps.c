@@ -6,7 +6,7 @@
  * 0 <= j <= i < n, must be hit exactly once and nothing else (s2_map_cell never returns a
  * cell outside the triangle).  The strict variant (j < i) is checked the same way.
  * Also: grid sizes of the lambda maps (m' = ceil(sqrt(m(m+1)/2)) in integers), rec's refusal
- * of n not a multiple of rho, utm's float range (exact up to n = 4096, wrong from 4097). */
+ * of n not a multiple of rho, refusal of T(m) >= 2^32, utm's float range (exact up to n = 4096, wrong from 4097). */
 #include <stdlib.h>
 #include "../../common/testlib.h"
 #include "../../simplex2d/map.h"
@@ -93,6 +93,15 @@ int main(void)
     T_EQ_INT(s2_grid_make(&g, S2_BB, 64, 64, err, sizeof err), 1);
     T_EQ_INT(s2_grid_make(&g, S2_BB, (1u << 20) + 1, 16, err, sizeof err), 1);
     T_EQ_INT(s2_grid_make(&g, S2_BB, 1u << 20, 1, err, sizeof err), 1); /* gridDim.y > 65535 */
+    /* T(m) >= 2^32 block indices: refused, never truncated (n = 2^20, rho = 1 used to give a
+     * 725 x 725 lambda grid covering 2^19 of the 2^39 blocks) */
+    for (int map = 0; map < S2_NMAPS; map++) {
+        T_EQ_INT(s2_grid_make(&g, map, 1u << 20, 1, err, sizeof err), 1);
+        T_EQ_INT(s2_grid_make(&g, map, 200000, 2, err, sizeof err), 1);
+    }
+    /* the largest lambda grid that fits: m' <= 65535 (gridDim.y), so omega < 2^32 */
+    T_EQ_INT(s2_grid_make(&g, S2_LAMBDA_EXACT, 92679, 1, err, sizeof err), 0);
+    T_CHECK(g.mp <= 65535 && (uint64_t)g.mp * g.mp >= g.nblocks_tri);
 
     /* utm: the published float formula (0-based) is exact for n <= 4096 (found by scanning
      * every k of every n from 1 to 4097) and first wrong at n = 4097, k = 4096; checked here
