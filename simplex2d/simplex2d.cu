@@ -31,6 +31,7 @@
 #define SAMPLE_ROWS 16        /* rows of write/edm matrices also compared on the CPU */
 #define SPHERE_RMAX 0.02f     /* collision3d radii uniform in [0, RMAX): rare collisions */
 #define INTERVAL_RMAX 1e-4f   /* collision1d half-widths uniform in [0, RMAX) */
+#define S2_MAX_SWEEP 4096     /* most sizes of one --nmin..--nmax sweep (more: exit 2) */
 
 typedef struct {
     uint32_t n_max;
@@ -291,6 +292,11 @@ int main(int argc, char **argv)
     if (rho != 1 && rho != 2 && rho != 4 && rho != 8 && rho != 16 && rho != 32)
         DIE_USAGE("--rho=%lld not supported (1, 2, 4, 8, 16 or 32)", rho);
     if (nmin > nmax) DIE_USAGE("--nmin=%lld > --nmax=%lld", nmin, nmax);
+    if ((!strcmp(exp, "fig3") || !strcmp(exp, "fig5")) && (nmax - nmin) / nstep + 1 > S2_MAX_SWEEP)
+        DIE_USAGE("--nmin=%lld --nmax=%lld --nstep=%lld: %lld sizes, at most %d", nmin, nmax, nstep,
+                  (nmax - nmin) / nstep + 1, S2_MAX_SWEEP);
+    /* before the GPU and before any data file is opened (no half-written .tmp) */
+    if (!strcmp(exp, "coarse") && n % 4) DIE_USAGE("--exp=coarse needs n a multiple of 4 (16-byte rows), got %lld", n);
     {
         s2_grid g;
         char err[256];
@@ -305,11 +311,11 @@ int main(int argc, char **argv)
     device_describe(c.device, gpu, sizeof gpu);
 
     /* sizes and the largest buffer */
-    uint32_t ns[4096];
+    uint32_t ns[S2_MAX_SWEEP];
     int nn = 0;
     uint32_t rhos_sweep[1] = {(uint32_t)rho}, rhos_tab[3] = {8, 16, 32};
     if (!strcmp(exp, "fig3") || !strcmp(exp, "fig5"))
-        for (long long v = nmin; v <= nmax && nn < 4096; v += nstep) ns[nn++] = (uint32_t)v;
+        for (long long v = nmin; v <= nmax && nn < S2_MAX_SWEEP; v += nstep) ns[nn++] = (uint32_t)v;
     else ns[nn++] = (uint32_t)n;
     uint32_t n_max = 0;
     for (int a = 0; a < nn; a++) n_max = ns[a] > n_max ? ns[a] : n_max;
@@ -393,7 +399,10 @@ int main(int argc, char **argv)
                 s2_grid g;
                 char err[256];
                 int mp = maps[mi];
-                if (s2_grid_make(&g, mp, (uint32_t)n, rhos_tab[r], err, sizeof err)) continue;
+                if (s2_grid_make(&g, mp, (uint32_t)n, rhos_tab[r], err, sizeof err)) {
+                    datfile_meta(&d, "skipped", "%s at n=%lld rho=%u (write): %s", s2_map_name(mp), n, rhos_tab[r], err);
+                    continue;
+                }
                 s2_job jb;
                 job_of(&x, &jb, &g, S2_K_WRITE);
                 if (verify_job(&x, &jb, NULL, 0)) {
@@ -405,6 +414,10 @@ int main(int argc, char **argv)
                     DIE("verification failed: map %s, kernel write, n=%lld rho=%u", s2_map_name(mp), n, rhos_tab[r]);
                 }
                 bench_stats s = bench_gpu(s2_run, &jb, x.st, c.warmup, c.reps, c.batch);
+                char label[96];
+                snprintf(label, sizeof label, "%s/write n=%lld rho=%u", s2_map_name(mp), n, rhos_tab[r]);
+                if (bench_warn_spread(label, s))
+                    datfile_meta(&d, "warning", "spread %.0f%% for %s", 100 * bench_spread(s), label);
                 if (mp == S2_BB) t_bb = s.median;
                 double gbs = 4.0 * tri_number((uint64_t)n) / (s.median * 1e-3) / 1e9;
                 datfile_row(&d, "%lld %u write %s %u %llu %u %.6f %.6f %.6f %d %.4f %.1f", n, rhos_tab[r], s2_map_name(mp), g.nlaunch,
@@ -437,8 +450,10 @@ int main(int argc, char **argv)
                 s2_grid g;
                 char err[256];
                 uint32_t r = v ? 32 : (uint32_t)rho;
-                if (s2_grid_make(&g, maps[mi], (uint32_t)n, r, err, sizeof err)) DIE_USAGE("%s", err);
-                if (v && n % 4) DIE_USAGE("--exp=coarse needs n a multiple of 4 (16-byte rows), got %lld", n);
+                if (s2_grid_make(&g, maps[mi], (uint32_t)n, r, err, sizeof err)) {
+                    datfile_discard(&d);
+                    DIE_USAGE("%s", err);
+                }
                 s2_job jb;
                 job_of(&x, &jb, &g, v ? S2_K_COARSE : S2_K_WRITE);
                 if (verify_job(&x, &jb, NULL, 0)) {
