@@ -20,7 +20,8 @@
 
 #define S2_POISON 0xDEADBEEFu
 
-/* The value k_write stores at (i, j): distinct per cell, so a misplaced store is caught. */
+/* The value k_write stores at (i, j): distinct per cell while i 65599 + j + 1 < 2^32, i.e. for
+ * n <= 65470 (every experiment size), so a misplaced store is caught; wraps beyond. */
 static inline HD uint32_t s2_write_value(uint32_t i, uint32_t j) { return i * 65599u + j + 1u; }
 
 /* EDM entry of two 4-feature points, with every rounding explicit (no FMA contraction) so
