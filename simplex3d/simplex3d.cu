@@ -245,10 +245,10 @@ int main(int argc, char **argv)
         if (mblocks || tpm) {
             cfg[0][0] = mblocks ? 31u - s3_clz32((uint32_t)mblocks) : 0;
             cfg[0][1] = tpm ? 31u - s3_clz32((uint32_t)tpm) : lnch;
-        } else { /* the sweep: (1, rho^3/4), (1, 32), (4, 32), (16, 32), tpm clipped to rho^3/4 */
-            const uint32_t l32 = lnch < 5 ? lnch : 5, sw[4][2] = {{0, lnch}, {0, l32}, {2, l32}, {4, l32}};
+        } else { /* the sweep: (1, rho^3/4), (1, 32), (2, 32), (4, 32), (16, 32), tpm clipped to rho^3/4 */
+            const uint32_t l32 = lnch < 5 ? lnch : 5, sw[5][2] = {{0, lnch}, {0, l32}, {1, l32}, {2, l32}, {4, l32}};
             ncfg = 0;
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < 5; i++) {
                 int dup = 0;
                 for (uint32_t j = 0; j < ncfg; j++) dup |= cfg[j][0] == sw[i][0] && cfg[j][1] == sw[i][1];
                 if (!dup) cfg[ncfg][0] = sw[i][0], cfg[ncfg][1] = sw[i][1], ncfg++;
