@@ -29,6 +29,7 @@ typedef struct {
     int max_log2, cpu_max, kd_max, brute_max, tab_log2, levmax;
     double frac;
     char gpu[256];
+    char cpu[256]; /* host CPU model (/proc/cpuinfo), for the `# cpu:` metadata line */
     int argc;
     char **argv;
     cudaStream_t s;
@@ -40,6 +41,7 @@ typedef struct { /* medians (ms) of one measurement point, by method name; < 0: 
     const char *name[M_MAX];
     double ms[M_MAX];
     int k;
+    long m; /* 1D sorts: the hash table size m of Listing 1, line 2 */
 } results;
 static void res_put(results *r, const char *name, double ms)
 {
@@ -52,6 +54,25 @@ static double res_get(const results *r, const char *name)
     for (int k = 0; k < r->k; k++)
         if (!strcmp(r->name[k], name)) return r->ms[k];
     return -1;
+}
+
+/* The host CPU's model name (the CPU columns of every figure and Table 4.1 depend on it). */
+static void host_cpu_name(char *buf, size_t size)
+{
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) || !colon) continue;
+        colon++;
+        while (*colon == ' ' || *colon == '\t') colon++;
+        colon[strcspn(colon, "\n")] = '\0';
+        snprintf(buf, size, "%s", colon);
+        break;
+    }
+    fclose(f);
 }
 
 /* A failure: the open data file (if any) is discarded, exit 1. */
@@ -89,7 +110,7 @@ static void put_row(datfile *d, long n, double param, const char *method, bench_
     if (!d) return;
     if (bench_warn_spread(method, st))
         datfile_meta(d, "warning", "spread %.0f%% for %s at n=%ld", 100 * bench_spread(st), method, n);
-    datfile_row(d, "%ld %g %s %.6f %.6f %.6f %d %d %.3f", n, param, method, st.median, st.min, st.max, st.n, st.batch,
+    datfile_row(d, "%ld %.10g %s %.6f %.6f %.6f %d %d %.3f", n, param, method, st.median, st.min, st.max, st.n, st.batch,
                 n / (st.median * 1e-3) / 1e6);
 }
 
@@ -97,7 +118,7 @@ static datfile *open_dat(datfile *d, const cfg *r, const char *name, const char 
 {
     dat_meta m = dat_meta_of("hashmesh/hashmesh", figure, r->argc, r->argv, r->gpu, &r->c);
     datfile_open(d, r->c.out, name, &m);
-    datfile_meta(d, "cpu", "serial C (one core of the GPU host), gcc via nvcc -O3");
+    datfile_meta(d, "cpu", "serial C on one core of the GPU host (%s), gcc via nvcc -O3", r->cpu);
     datfile_meta(d, "param", "%s", param_meaning);
     datfile_meta(d, "columns", "median/min/max_ms: time per run; reps: samples; mitems_s: n / median (million/s)");
     datfile_columns(d, "n param method median_ms min_ms max_ms reps batch mitems_s");
@@ -175,6 +196,7 @@ static void measure_sort1d(const cfg *r, long n, double ratio, datfile *d, doubl
     keys1d k;
     keys1d_generate(&k, n, 2.0, 2.0 * ratio, r->c.seed + (uint64_t)n * 31 + (uint64_t)(ratio * 8));
     check_index_range(n, k.m, "1D sort");
+    if (res) res->m = k.m;
     int *t = (int *)host_alloc(sizeof(int) * k.m), *ref = (int *)host_alloc(sizeof(int) * n),
         *got = (int *)host_alloc(sizeof(int) * n);
     double *sorted = (double *)host_alloc(sizeof(double) * n);
@@ -206,6 +228,7 @@ static void measure_sort1d(const cfg *r, long n, double ratio, datfile *d, doubl
         g.idx = (int *)dev_alloc(sizeof(int) * n, "sorted indices");
         g.sorted = (double *)dev_alloc(sizeof(double) * n, "sorted keys");
         CHECK_CUDA(cudaMemset(g.idx, 0xAB, sizeof(int) * n)); /* poison */
+        CHECK_CUDA(cudaMemset(g.sorted, 0xFF, sizeof(double) * n)); /* NaN poison */
         gpu_hash_sort1d(&g, r->s);
         CHECK_CUDA(cudaStreamSynchronize(r->s));
         CHECK_CUDA(cudaMemcpy(got, g.idx, sizeof(int) * n, cudaMemcpyDeviceToHost));
@@ -680,6 +703,9 @@ static void measure_remap2d(const cfg *r, long target, datfile *d, results *res)
 }
 
 /* ================= table look-up (Fig. 3.11) ================= */
+/* GPU grid: this many blocks per SM, each staging the table in shared memory once and then
+ * interpolating a grid-stride share of the queries (sec. 3.4, "each work-group makes a copy") */
+#define TABLE_BLOCKS_PER_SM 8
 typedef struct {
     const eos_table *e;
     const double *qx, *qy;
@@ -711,7 +737,7 @@ static void measure_table(const cfg *r, long nq, datfile *d, results *res, int s
             put_row(d, nq, EOS_NRHO * EOS_NT, names[mth], time_host(h_table, &c, r), res);
         }
     gpu_table_ctx g;
-    g.nx = EOS_NRHO; g.ny = EOS_NT; g.nq = nq; g.blocks = sms * 8;
+    g.nx = EOS_NRHO; g.ny = EOS_NT; g.nq = nq; g.blocks = sms * TABLE_BLOCKS_PER_SM;
     g.data = (const double *)dev_dup(e.p, sizeof e.p, "table");
     g.xaxis = (const double *)dev_dup(e.rho, sizeof e.rho, "axis");
     g.yaxis = (const double *)dev_dup(e.temp, sizeof e.temp, "axis");
@@ -803,7 +829,8 @@ int main(int argc, char **argv)
         COMMON_ARGS(r.c),
         {"exp", ARG_CHOICE, &exp, "experiment (one .dat file each)", 0, 0,
          "fig3_3 fig3_4 fig3_5 fig3_6 fig3_7 fig3_9 fig3_10 fig3_11 tab4_1 tab4_2"},
-        {"max-log2", ARG_INT, &r.max_log2, "largest size 2^k of the sweeps (--quick: at most 18)", 10, 26, NULL},
+        {"max-log2", ARG_INT, &r.max_log2, "largest size 2^k of the sweeps 2^10, 2^12, ..., 2^22, 2^24 (--quick: at most 18)", 10,
+         24, NULL},
         {"cpu-max-log2", ARG_INT, &r.cpu_max, "largest size timed on the CPU (qsort, CPU hash, sort-based)", 4, 26, NULL},
         {"kd-max-log2", ARG_INT, &r.kd_max, "largest size for the k-D tree baselines", 4, 26, NULL},
         {"brute-max-log2", ARG_INT, &r.brute_max, "largest size for the O(n^2) brute force", 2, 18, NULL},
@@ -827,6 +854,7 @@ int main(int argc, char **argv)
         mesh_side_checked(&r, 1L << r.max_log2); /* bad sizes are refused before the GPU is needed */
     device_require(r.c.device, 7, 5);
     device_describe(r.c.device, r.gpu, sizeof r.gpu);
+    host_cpu_name(r.cpu, sizeof r.cpu);
     struct cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, r.c.device));
     r.l2 = (size_t)prop.l2CacheSize;
@@ -865,26 +893,38 @@ int main(int argc, char **argv)
         open_dat(d, &r, "hashmesh_fig3_11_table.dat", "Fig. 3.11 (table look-up, Listing 5)", "table entries (51 x 23)");
         for (int a = 0; a < nn; a++) measure_table(&r, ns[a], d, NULL, prop.multiProcessorCount);
     } else if (!strcmp(exp, "tab4_2")) {
+        /* measured (and verified) first, written after: a failed check inside measure_sort1d
+         * then leaves no half-written hashmesh_tab4_2_*.dat.tmp behind */
+        static const int lg_full[] = {16, 18, 20, 21, 22, 23, 24}, lg_quick[] = {14, 16};
+        const int *lg = r.c.quick ? lg_quick : lg_full;
+        int cnt = r.c.quick ? 2 : 7, nrow = 0;
+        struct {
+            long n, m;
+            double hash_ms, radix_ms;
+        } row[7];
+        for (int a = 0; a < cnt; a++) {
+            if (lg[a] > r.max_log2) continue;
+            results res;
+            memset(&res, 0, sizeof res);
+            row[nrow].n = 1L << lg[a];
+            measure_sort1d(&r, row[nrow].n, 2.0, NULL, 2.0, &res, 2);
+            row[nrow].m = res.m;
+            row[nrow].hash_ms = res_get(&res, "hash_gpu");
+            row[nrow].radix_ms = res_get(&res, "radix_gpu");
+            nrow++;
+        }
         dat_meta m = dat_meta_of("hashmesh/hashmesh", "Table 4.2 (GPU hash sort vs fastest general-purpose GPU sort)",
                                  argc, argv, r.gpu, &r.c);
         datfile_open(d, r.c.out, "hashmesh_tab4_2_hash_vs_radix.dat", &m);
         datfile_meta(d, "baseline", "CUB DeviceRadixSort::SortPairs (double keys, int indices, 64 bits) replaces CUDPP radix");
         datfile_meta(d, "l2_bytes", "%zu", r.l2);
+        datfile_meta(d, "fits_l2", "1 when n (8 + 8 + 4 + 4) + 8 table_buckets bytes fit in l2_bytes (an estimate)");
         datfile_meta(d, "paper", "NVIDIA (Tesla C2050) hash vs CUDPP radix: 2.68x; ATI hash: 3.57x (at about 2 million keys)");
         datfile_columns(d, "n table_buckets fits_l2 gpu_hash_ms radix_ms speedup_x paper_nvidia_x");
-        static const int lg_full[] = {16, 18, 20, 21, 22, 23, 24}, lg_quick[] = {14, 16};
-        const int *lg = r.c.quick ? lg_quick : lg_full;
-        int cnt = r.c.quick ? 2 : 7;
-        for (int a = 0; a < cnt; a++) {
-            if (lg[a] > r.max_log2) continue;
-            long n = 1L << lg[a];
-            results res;
-            memset(&res, 0, sizeof res);
-            measure_sort1d(&r, n, 2.0, NULL, 2.0, &res, 2);
-            double h = res_get(&res, "hash_gpu"), x = res_get(&res, "radix_gpu");
-            long m = (long)(n * 1.5); /* expected buckets: mean gap 3 / dmin 2 */
-            int fits = (size_t)n * (8 + 8 + 4 + 4) + (size_t)m * 8 <= r.l2;
-            datfile_row(d, "%ld %ld %d %.6f %.6f %.3f %.2f", n, m, fits, h, x, x / h, 2.68);
+        for (int a = 0; a < nrow; a++) {
+            int fits = (size_t)row[a].n * (8 + 8 + 4 + 4) + (size_t)row[a].m * 8 <= r.l2;
+            datfile_row(d, "%ld %ld %d %.6f %.6f %.3f %.2f", row[a].n, row[a].m, fits, row[a].hash_ms, row[a].radix_ms,
+                        row[a].radix_ms / row[a].hash_ms, 2.68);
         }
     } else { /* tab4_1: from the figures' data at the size nearest 2^tab-log2 */
         dat_meta m = dat_meta_of("hashmesh/hashmesh", "Table 4.1 (algorithm speed-ups at about 2 million elements)", argc,
@@ -906,7 +946,7 @@ int main(int argc, char **argv)
         datfile_open(d, r.c.out, "hashmesh_tab4_1_speedups.dat", &m);
         datfile_meta(d, "source", "the rows of the Fig. 3.3/3.5/3.6/3.7/3.9/3.10/3.11 data at the size nearest 2^%d", r.tab_log2);
         datfile_meta(d, "reference", "Sort, Sort2D: qsort; Neighbor, Remap (1D, 2D): k-D tree; Table: bisection");
-        datfile_meta(d, "cpu", "serial C on one core of the GPU host");
+        datfile_meta(d, "cpu", "serial C on one core of the GPU host (%s)", r.cpu);
         datfile_meta(d, "paper", "columns paper_*: Table 4.1, NVIDIA Tesla C2050 GPU vs one AMD Opteron 6168 core");
         datfile_columns(d, "algorithm n ref_method ref_ms cpu_hash_ms gpu_hash_ms cpu_hash_vs_ref_x gpu_vs_cpu_hash_x "
                            "gpu_vs_ref_x paper_cpu_hash_vs_ref_x paper_gpu_vs_cpu_hash_x paper_gpu_vs_ref_x");
