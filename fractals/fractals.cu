@@ -26,6 +26,7 @@
 
 #define MAX_LAYOUT_THREADS (1ull << 26) /* --layout prints one line per thread: keep it sane */
 #define MAX_DRAW_N 243u                  /* --draw: ASCII up to this side */
+#define MAX_SHAPES_N 1024u               /* --shapes: one row per cell up to this side */
 
 /* rho values of the sweep (section 6: 8, 16, 32 for Sierpinski; for other fractals the
  * powers of their s that give 16..1024 threads per block). */
@@ -162,6 +163,19 @@ int main(int argc, char **argv)
         return 0;
     }
     if (ratios_mode || shapes_mode) {
+        /* validate before the data file is opened (no .tmp left behind, no empty file) */
+        for (int i = 0; i < FRACTAL_COUNT; i++) {
+            const nbb_fractal *f = &FRACTAL_TABLE[i];
+            if (!all && one != f) continue;
+            if (ratios_mode && rho_opt && fractal_level_of(f->s, (uint64_t)rho_opt) < 0)
+                DIE_USAGE("rho=%lld is not a power of s=%d (%s)", rho_opt, f->s, f->name);
+            if (ratios_mode && rho_opt > FRACTAL_MAX_RHO)
+                DIE_USAGE("rho=%lld: a block of rho x rho threads must have rho <= %d", rho_opt, FRACTAL_MAX_RHO);
+            uint64_t n = fractal_pow((uint64_t)f->s, r >= 0 ? r : (f->s == 2 ? 5 : 3));
+            if (shapes_mode && n > MAX_SHAPES_N)
+                DIE_USAGE("--shapes: %s at r=%d has n = %llu > %u; choose a smaller --r", f->name, r, (unsigned long long)n,
+                          MAX_SHAPES_N);
+        }
         common_opts hc = c;
         hc.warmup = hc.reps = 0;
         dat_meta m = dat_meta_of("fractals", ratios_mode ? "parallel space and memory ratio bb/lambda, section 4 ((s^2/k)^rb)"
@@ -198,8 +212,7 @@ int main(int argc, char **argv)
                 const nbb_fractal *f = &FRACTAL_TABLE[i];
                 if (!all && one != f) continue;
                 int lv = r >= 0 ? r : (f->s == 2 ? 5 : 3);
-                uint64_t n = fractal_pow((uint64_t)f->s, lv);
-                if (n > 1024) DIE_USAGE("--shapes: n = %llu too large; choose a smaller --r", (unsigned long long)n);
+                uint64_t n = fractal_pow((uint64_t)f->s, lv); /* <= MAX_SHAPES_N, checked above */
                 for (uint32_t y = 0; y < n; y++)
                     for (uint32_t x = 0; x < n; x++)
                         if (fractal_member(f, x, y, lv)) datfile_row(&d, "%s %d %llu %u %u", f->name, lv, (unsigned long long)n, x, y);
@@ -242,6 +255,24 @@ int main(int argc, char **argv)
     cudaStream_t stream;
     CHECK_CUDA(cudaStreamCreate(&stream));
 
+    /* the largest level of each fractal must fit in device memory: refuse it here (exit 2)
+     * rather than from fractal_problem_init in the middle of the sweep, with the data
+     * files half written */
+    {
+        size_t free_b = 0, total_b = 0;
+        CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+        for (int i = 0; i < FRACTAL_COUNT; i++) {
+            const nbb_fractal *f = &FRACTAL_TABLE[i];
+            if (!all && one != f) continue;
+            int top = r >= 0 ? r : max_level(f, (uint64_t)max_cells);
+            if (r < 0 && rmax >= 0 && rmax < top) top = rmax;
+            uint64_t need = fractal_problem_bytes(f, top, 1u << test_id);
+            if (need > free_b)
+                DIE_USAGE("%s at r=%d needs %.2f GiB of device memory, only %.2f GiB free (lower --max-cells or --rmax)",
+                          f->name, top, need / 1073741824.0, free_b / 1073741824.0);
+        }
+    }
+
     map_choice maps[3] = {{"bb", 0}, {"lambda", 1}, {"lambda-thread", 2}};
     int nmaps = 3;
     if (strcmp(map, "all")) {
@@ -268,7 +299,6 @@ int main(int argc, char **argv)
     datfile_meta(&db, "columns", "for each map its fastest rho (best_rho, median_ms) and bb's fastest (bb_rho, bb_ms); "
                                  "speedup_x = bb_ms / median_ms (best block size against best block size)");
     datfile_columns(&db, "fractal k s r n map best_rho median_ms bb_rho bb_ms speedup_x");
-    int spread_warned = 0;
 
     for (int i = 0; i < FRACTAL_COUNT; i++) {
         const nbb_fractal *f = &FRACTAL_TABLE[i];
@@ -314,7 +344,7 @@ int main(int argc, char **argv)
                         best_ms[mi] = st.median;
                         best_rho[mi] = rhos[q];
                     }
-                    if (bench_warn_spread(label, st) && spread_warned++ < 20)
+                    if (bench_warn_spread(label, st))
                         datfile_meta(&d, "warning", "spread %.0f%% for %s", 100 * bench_spread(st), label);
                     double sp = bb_ms / st.median;
                     char spbuf[32];

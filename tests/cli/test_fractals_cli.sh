@@ -71,6 +71,11 @@ expect 0 "$prog" --ratios --out="$tmp/host" >/dev/null
 awk '!/^#/ && $1 == "sierpinski-triangle" && $6 == 32 && $7 == 8 { ok = ($11 == 1.77778) } END { exit !ok }' "$tmp/host/fractals_ratio.dat" \
   || { echo "FAILED: ratio (4/3)^2 for sierpinski r=5 rho=8"; fail=1; }
 expect 0 "$prog" --shapes --out="$tmp/host" >/dev/null
+# host-only modes refuse bad input before opening their data file: exit 2, nothing written
+expect 2 "$prog" --shapes --r=6 --out="$tmp/bad" >/dev/null                      # candy: n = 4096
+expect 2 "$prog" --ratios --rho=5 --out="$tmp/bad" >/dev/null                    # a power of no s
+expect 2 "$prog" --ratios --rho=4 --out="$tmp/bad" >/dev/null                    # not a power of 3
+[ -z "$(ls -A "$tmp/bad" 2>/dev/null)" ] || { echo "FAILED: a refused --shapes/--ratios left $(ls "$tmp/bad")"; fail=1; }
 [ "$(grep -c '^vicsek 3 27 ' "$tmp/host/fractals_shapes.dat")" -eq 125 ] || { echo "FAILED: shapes vicsek r=3 has 125 cells"; fail=1; }
 
 # a GPU run: 0 with a GPU, 77 without
