@@ -50,6 +50,13 @@ static unsigned long long tc_check_map(const Map &m, const fractal_problem *p, c
     return bad;
 }
 
+/* Largest level of a test: --rmax, else 16 for sw and 15 for rd/ca (the n x n byte arrays
+ * of 2^32 / 2^30 cells, as the paper's Fig. 10), 4 less with --quick. */
+static int tc_rtop(int test, int rmax, int quick)
+{
+    return rmax >= 0 ? rmax : (test == FRACTAL_SW ? 16 : 15) - (quick ? 4 : 0);
+}
+
 typedef struct {
     bench_stats st;
     unsigned long long threads, extra;
@@ -135,9 +142,33 @@ int main(int argc, char **argv)
     if (rmax >= 0 && rmax < rmin) DIE_USAGE("--rmax=%d is below --rmin=%d", rmax, rmin);
 
     const nbb_fractal *f = fractal_by_name("sierpinski-triangle"); /* the paper's case (section 5) */
+    /* every selected test must have at least one (r, rho) with n = 2^r >= rho in rmin..rtop:
+     * otherwise its data file would hold a header and no row (refused here, before the GPU) */
+    for (int test = FRACTAL_SW; test <= FRACTAL_CA; test++) {
+        if (strcmp(test_opt, "all") && strcmp(test_opt, fractal_test_name(test))) continue;
+        int rtop = tc_rtop(test, rmax, c.quick);
+        uint32_t rho_min = strcmp(rho_opt, "all") ? (uint32_t)atoi(rho_opt) : 8u;
+        if (rtop < rmin || (1u << rtop) < rho_min)
+            DIE_USAGE("test %s: no level r in %d..%d with n = 2^r >= rho = %u (adjust --rmin/--rmax/--rho)",
+                      fractal_test_name(test), rmin, rtop, rho_min);
+    }
     device_require(c.device, 8, 0); /* mma.sync m16n8k16 and __reduce_add_sync: sm_80+ */
     char gpu[256];
     device_describe(c.device, gpu, sizeof gpu);
+    /* the largest level of each selected test must fit in device memory: refused here (exit 2)
+     * rather than from fractal_problem_init with a data file half written */
+    {
+        size_t free_b = 0, total_b = 0;
+        CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+        for (int test = FRACTAL_SW; test <= FRACTAL_CA; test++) {
+            if (strcmp(test_opt, "all") && strcmp(test_opt, fractal_test_name(test))) continue;
+            int rtop = tc_rtop(test, rmax, c.quick);
+            uint64_t need = fractal_problem_bytes(f, rtop, 1u << test);
+            if (need > free_b)
+                DIE_USAGE("test %s at r=%d needs %.2f GiB of device memory, only %.2f GiB free (lower --rmax)",
+                          fractal_test_name(test), rtop, need / 1073741824.0, free_b / 1073741824.0);
+        }
+    }
     cudaStream_t stream;
     CHECK_CUDA(cudaStreamCreate(&stream));
 
@@ -150,7 +181,7 @@ int main(int argc, char **argv)
 
     for (int test = FRACTAL_SW; test <= FRACTAL_CA; test++) {
         if (strcmp(test_opt, "all") && strcmp(test_opt, fractal_test_name(test))) continue;
-        int rtop = rmax >= 0 ? rmax : (test == FRACTAL_SW ? 16 : 15) - (c.quick ? 4 : 0);
+        int rtop = tc_rtop(test, rmax, c.quick);
         char name[64], fig[160];
         snprintf(name, sizeof name, "tensorcore_fig10_%s.dat", fractal_test_name(test));
         snprintf(fig, sizeof fig, "Fig. 10 (%s), Quezada, lambda_tc with tensor cores", fractal_test_name(test));

@@ -21,6 +21,10 @@ expect 2 "$prog" --reps=abc >/dev/null
 expect 2 "$prog" extra >/dev/null
 # --rmax below --rmin: usage error before any device work
 expect 2 "$prog" --rmin=9 --rmax=5 | grep -q "rmax" || { echo "FAILED: rmax < rmin message"; fail=1; }
+# an empty sweep (no level r with 2^r >= rho in range) is a usage error, not a header-only file
+expect 2 "$prog" --test=rd --rmin=16 | grep -q "no level" || { echo "FAILED: rd has no level 16"; fail=1; }
+expect 2 "$prog" --test=sw --rho=32 --rmin=2 --rmax=4 | grep -q "no level" || { echo "FAILED: rho=32 > n=16"; fail=1; }
+expect 2 "$prog" --rmin=13 --quick >/dev/null                                  # quick: rd/ca stop at 11
 # a tiny valid run: 0 with a GPU (and a data file), 77 without
 tmp=$cli_tmp
 "$prog" --test=sw --rho=8 --rmin=3 --rmax=4 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
