@@ -21,6 +21,7 @@
 
 #define MESHIO_MAX_NXY 1048576 /* coarse cells per axis */
 #define MESHIO_MAX_LEVMAX 24   /* finest level */
+#define MESHIO_MAX_LINE 4095   /* longest accepted line (bytes, newline included) */
 
 /* Parses the integers of one line into v[0..want-1]; 0 if exactly `want` integers. */
 static inline int meshio_ints(const char *s, long long *v, int want)
@@ -51,7 +52,9 @@ static inline int meshio_skip(const char *s)
  * Returns 0, or 1 with a one-line reason in err. */
 static inline int meshio_read(FILE *f, const char *name, amr_mesh *m, long **line, char *err, size_t errsize)
 {
-    char buf[4096];
+    char *buf = NULL;
+    size_t bufsize = 0;
+    ssize_t got;
     long ln = 0, cap = 1024, n = 0;
     int have_header = 0;
     long long v[4];
@@ -59,11 +62,14 @@ static inline int meshio_read(FILE *f, const char *name, amr_mesh *m, long **lin
     *line = NULL;
     int *ci = NULL, *cj = NULL, *cl = NULL;
     long *cline = NULL;
-    while (fgets(buf, sizeof buf, f)) {
+    while ((got = getline(&buf, &bufsize, f)) != -1) {
         ln++;
-        size_t len = strlen(buf);
-        if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
-            snprintf(err, errsize, "%s:%ld: line too long", name, ln);
+        if ((size_t)got != strlen(buf)) { /* fgets/strlen would silently drop the rest */
+            snprintf(err, errsize, "%s:%ld: NUL byte in the line (not a text mesh file)", name, ln);
+            goto fail;
+        }
+        if (got > MESHIO_MAX_LINE) {
+            snprintf(err, errsize, "%s:%ld: line too long (over %d bytes)", name, ln, MESHIO_MAX_LINE);
             goto fail;
         }
         if (meshio_skip(buf)) continue;
@@ -113,12 +119,16 @@ static inline int meshio_read(FILE *f, const char *name, amr_mesh *m, long **lin
             goto fail;
         }
         if (n == cap) {
-            cap *= 2;
-            ci = (int *)realloc(ci, sizeof(int) * cap);
-            cj = (int *)realloc(cj, sizeof(int) * cap);
-            cl = (int *)realloc(cl, sizeof(int) * cap);
-            cline = (long *)realloc(cline, sizeof(long) * cap);
-            if (!ci || !cj || !cl || !cline) {
+            cap *= 2; /* each array kept (and freed at fail) if its realloc fails */
+            int *ni = (int *)realloc(ci, sizeof(int) * cap);
+            if (ni) ci = ni;
+            int *nj = (int *)realloc(cj, sizeof(int) * cap);
+            if (nj) cj = nj;
+            int *nl = (int *)realloc(cl, sizeof(int) * cap);
+            if (nl) cl = nl;
+            long *nline = (long *)realloc(cline, sizeof(long) * cap);
+            if (nline) cline = nline;
+            if (!ni || !nj || !nl || !nline) {
                 snprintf(err, errsize, "%s:%ld: out of host memory", name, ln);
                 goto fail;
             }
@@ -141,6 +151,7 @@ static inline int meshio_read(FILE *f, const char *name, amr_mesh *m, long **lin
         snprintf(err, errsize, "%s:%ld: no cells after the header", name, ln + 1);
         goto fail;
     }
+    free(buf);
     m->n = n;
     m->i = ci;
     m->j = cj;
@@ -148,6 +159,7 @@ static inline int meshio_read(FILE *f, const char *name, amr_mesh *m, long **lin
     *line = cline;
     return 0;
 fail:
+    free(buf);
     free(ci); free(cj); free(cl); free(cline);
     memset(m, 0, sizeof *m);
     return 1;

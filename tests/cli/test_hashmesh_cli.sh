@@ -85,4 +85,6 @@ bad overlap    'overlap\.txt:4: .*overlaps the cell on line 2' 'amr2d 2 1 1\n0 0
 bad duplicate  'duplicate\.txt:3: .*overlaps the cell on line 2' 'amr2d 2 1 0\n0 0 0\n0 0 0\n1 0 0\n'
 bad hole       'hole\.txt:[0-9]+: hole: .*\(2, 0\)'          'amr2d 2 1 1\n0 0 0\n3 0 1\n2 1 1\n3 1 1\n'
 bad toolarge   'toolarge\.txt:1: .*hash table'               'amr2d 1048576 1048576 4\n0 0 0\n'
+bad nulbyte    'nulbyte\.txt:3: NUL byte'                    'amr2d 1 1 0\n0 0 0\n\0junk\n'
+bad longline   'longline\.txt:2: line too long'             "amr2d 1 1 0\n0 0 0$(printf '%5000s' '')\n"
 cli_done
