@@ -14,6 +14,7 @@
  * is written to FILE.tmp and renamed, so FILE never exists half-written.
  * --backend=cpu needs no GPU; --backend=gpu exits 77 (SKIP) when there is none. */
 #include <errno.h>
+#include <sys/stat.h>
 #include "../common/check.h"
 #include "../common/device.h"
 #include "../common/args.h"
@@ -63,6 +64,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: --in and --out are required\nusage: %s   (--help lists the options)\n", usage);
         return 2;
     }
+    /* the output's problems are bad input too (exit 2), found before any work is done */
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp) DIE_USAGE("--out path too long");
+    struct stat st;
+    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) DIE_USAGE("--out=%s is a directory", out);
     int gpu = !strcmp(backend, "gpu");
     if (gpu) device_require(device, 7, 5);
 
@@ -89,8 +95,6 @@ int main(int argc, char **argv)
             hash_neigh2d_read(t, W, H, m.i[c], m.j[c], m.lev[c], m.levmax, &nb[4 * c], &nb[4 * c + 1], &nb[4 * c + 2],
                               &nb[4 * c + 3]);
 
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
     FILE *o = fopen(tmp, "w");
     if (!o) DIE_USAGE("cannot write %s: %s", tmp, strerror(errno));
     for (long c = 0; c < m.n; c++) fprintf(o, "%d %d %d %d\n", nb[4 * c], nb[4 * c + 1], nb[4 * c + 2], nb[4 * c + 3]);

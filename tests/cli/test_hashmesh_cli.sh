@@ -25,6 +25,10 @@ expect 2 $nb --in=x >/dev/null
 expect 2 $nb --in=x --out=y --backend=tpu >/dev/null
 expect 2 $nb --in=$tmp/none.txt --out=$tmp/o.txt | grep -q "cannot read" || { echo "FAILED: missing input message"; fail=1; }
 [ -e $tmp/o.txt ] && { echo "FAILED: output created for a missing input"; fail=1; }
+mkdir -p $tmp/outdir
+printf 'amr2d 1 1 0\n0 0 0\n' > $tmp/one.txt
+expect 2 $nb --in=$tmp/one.txt --out=$tmp/outdir | grep -q "is a directory" || { echo "FAILED: --out=directory message"; fail=1; }
+[ -e $tmp/outdir.tmp ] && { echo "FAILED: temporary file left for --out=directory"; fail=1; }
 
 # ---- a hand-checked mesh: coarse 2 x 1, levmax 1; left coarse cell unrefined, right refined
 cat > $tmp/good.txt <<'M'
