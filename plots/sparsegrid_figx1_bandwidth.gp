@@ -4,7 +4,13 @@
 # Reads datadir/sparsegrid_figx1_bandwidth.dat (sparsegrid --fig=bandwidth).  One panel per tile
 # shape (33x33, 9x9x9, 9x9x5x5); x: bytes moved (read + write, MB, log); y: GB/s.  Lines: a copy
 # kernel of the same bytes in the same run (the measured ceiling), GPU fused (lines in registers:
-# hierarchization and dehierarchization; the point-code variant, our first try), GPU thesis-style, CPU tuned (16 threads); 60% of copy dashed (the goal).
+# hierarchization and dehierarchization; the point-code variant, our first try; the pipelined
+# variant, persistent grid with cp.async stages, both directions), GPU thesis-style, CPU tuned
+# (16 threads); 60% of copy dashed (the goal).
+# Local style (style.gp has one line style for "gpu fused / ours"): the pipelined variant in a
+# darker red with filled diamonds.
+set style line 120 lc rgb '#8b0000' pt 13 dt 1
+ls_gpu_fused_pipe = 120
 if (!exists("datadir")) datadir = 'sparsegrid/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -32,6 +38,8 @@ do for [s in "33x33 9x9x9 9x9x5x5"] {
        f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused")) with linespoints ls ls_gpu_fused title 'GPU fused', \
        f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused_inverse")) with linespoints ls ls_gpu_fused dt 2 title 'GPU fused, inverse', \
        f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused_points")) with linespoints ls ls_gpu_fused dt 3 pt 6 title 'GPU fused, point codes (first try)', \
+       f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused_pipelined")) with linespoints ls ls_gpu_fused_pipe title 'GPU fused pipelined', \
+       f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused_pipelined_inverse")) with linespoints ls ls_gpu_fused_pipe dt 2 title 'GPU fused pipelined, inverse', \
        f using (mb(column("bytes_moved"))):(sel(s, "gpu_thesis")) with linespoints ls ls_gpu_thesis title 'GPU thesis-style', \
        f using (mb(column("bytes_moved"))):(sel(s, "cpu_tuned")) with linespoints ls ls_cpu title 'CPU tuned'
 }

@@ -72,7 +72,8 @@ int main(int argc, char **argv)
         float *d_in = (float *)device_alloc_or_usage(2 * want, "input and output tiles");
         float *d_out = d_in + n;
         CHECK_CUDA(cudaMemcpy(d_in, h, want, cudaMemcpyHostToDevice));
-        if (!sg_fused_setup(&f, &g, 0, device, 0)) {
+        /* the pipelined fused kernel; the one-buffer fused kernel where two stages do not fit */
+        if (!sg_fused_setup(&f, &g, 0, device, SG_VARIANT_PIPELINED) || !sg_fused_setup(&f, &g, 0, device, SG_VARIANT_LINES)) {
             sg_fused_run(&f, d_in, d_out, tiles, inverse, 0);
             sg_fused_free(&f);
         } else if (!sg_b_setup(&b, &g)) {

@@ -60,6 +60,30 @@ static inline HD double sg_surplus_d(double u, double ul, double ur) { return u 
 static inline HD double sg_unsurplus_d(double c, double ul, double ur) { return c + 0.5 * (ul + ur); }
 
 /* Number of trailing zero bits of i > 0. */
+/* Line numbering of the fused line kernels: line ln of a dimension with stride stk is
+ * (q, r) = (ln / stk, ln % stk).  A thread visits lines first, first + step, ...; instead
+ * of dividing for each line it starts with one division and steps q and r (r stays in
+ * [0, stk): step = dq * stk + dr with dr < stk, so one carry suffices). */
+typedef struct {
+    int q, r;   /* ln / stk, ln % stk */
+    int dq, dr; /* step / stk, step % stk */
+} sg_line_pos;
+static inline HD sg_line_pos sg_line_first(int first, int step, int stk)
+{
+    sg_line_pos p;
+    p.q = first / stk;
+    p.r = first % stk;
+    p.dq = step / stk;
+    p.dr = step % stk;
+    return p;
+}
+static inline HD void sg_line_step(sg_line_pos *p, int stk)
+{
+    p->q += p->dq;
+    p->r += p->dr;
+    if (p->r >= stk) { p->r -= stk; p->q++; }
+}
+
 static inline HD int sg_ctz(long long i)
 {
     int z = 0;

@@ -32,7 +32,7 @@
 #define SG_FUSED_TARGET_FLOATS 4096  /* auto tiles per block: about this many floats per block */
 #define SG_FUSED_MIN_BLOCKS_PER_SM 4 /* fewer tiles per block when Nt is small, to fill the GPU */
 #define SG_PIPE_THREADS 256          /* pipelined kernel: threads per block (default) */
-#define SG_PIPE_TARGET_FLOATS 4096   /* pipelined kernel: about this many floats per group */
+#define SG_PIPE_TARGET_FLOATS 8192   /* pipelined kernel: about this many floats per group (32 KiB) */
 #define SG_PIPE_STAGES 2             /* pipelined kernel: shared buffers (1 group computed, 1 loading) */
 
 /* Version B's work-item metadata (thesis 5.1: "kept in constant memory"): the slices of
@@ -167,52 +167,74 @@ k_dehier_fused(const float *__restrict__ src, float *__restrict__ dst, long long
     for (int e = threadIdx.x; e < cnt * tsz; e += blockDim.x) o[e] = sm[e];
 }
 
+/* One dimension of k_fused_lines / k_fused_pipelined for lines of exactly N points (stride
+ * stk): lines = total / N lines of the floats in buf, one line per thread at a time,
+ * transformed in registers (see k_fused_lines); written back in place, or to out when
+ * last.  Line ln starts at (ln / stk) * N * stk + ln % stk; the quotient and remainder are
+ * stepped by sg_line_step (hierarchize.h) instead of dividing for every line.  With N a
+ * compile-time constant every loop below is fully unrolled and unpredicated. */
+template <int N>
+__device__ __forceinline__ void sg_line_pass(float *buf, float *out, int lines, int stk, bool last, int inverse)
+{
+    float *dstp = last ? out : buf;
+    sg_line_pos pos = sg_line_first((int)threadIdx.x, (int)blockDim.x, stk);
+    for (int ln = threadIdx.x; ln < lines; ln += blockDim.x) {
+        const int base = pos.q * (N * stk) + pos.r;
+        sg_line_step(&pos, stk);
+        float u[N];
+#pragma unroll
+        for (int i = 0; i < N; i++) u[i] = buf[base + i * stk];
+        if (!inverse) {
+#pragma unroll
+            for (int lh = 0; (1 << lh) < N - 1; lh++) { /* h = 1, 2, 4, ...: finest first */
+                const int h = 1 << lh;
+#pragma unroll
+                for (int i = h; i < N - 1; i += 2 * h) u[i] = sg_surplus(u[i], u[i - h], u[i + h]);
+            }
+        } else {
+#pragma unroll
+            for (int lh = 30; lh >= 0; lh--) { /* h = ..., 4, 2, 1: coarsest first */
+                if ((1 << lh) >= N - 1) continue;
+                const int h = 1 << lh;
+#pragma unroll
+                for (int i = h; i < N - 1; i += 2 * h) u[i] = sg_unsurplus(u[i], u[i - h], u[i + h]);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            if (last || (i > 0 && i < N - 1)) dstp[base + i * stk] = u[i];
+    }
+}
+
+/* One dimension (n points, stride stk) of the total floats in buf: sg_line_pass for the
+ * exact n (2 or 2^l + 1 <= NMAX). */
+template <int NMAX>
+__device__ __forceinline__ void sg_lines_dim(float *buf, float *out, int total, int n, int stk, bool last, int inverse)
+{
+    const int lines = total / n;
+    switch (n) {
+    case 2: sg_line_pass<2>(buf, out, lines, stk, last, inverse); break;
+    case 3: sg_line_pass<3>(buf, out, lines, stk, last, inverse); break;
+    case 5: if constexpr (NMAX >= 5) sg_line_pass<5>(buf, out, lines, stk, last, inverse); break;
+    case 9: if constexpr (NMAX >= 9) sg_line_pass<9>(buf, out, lines, stk, last, inverse); break;
+    case 17: if constexpr (NMAX >= 17) sg_line_pass<17>(buf, out, lines, stk, last, inverse); break;
+    case 33: if constexpr (NMAX >= 33) sg_line_pass<33>(buf, out, lines, stk, last, inverse); break;
+    case 65: if constexpr (NMAX >= 65) sg_line_pass<65>(buf, out, lines, stk, last, inverse); break;
+    default: break; /* not a valid line length (sg_geom_init admits only 2^l + 1) */
+    }
+}
+
 /* Ours, final form: whole tiles in shared memory, one buffer, all dimensions in one
  * launch, and in dimension k each thread owns whole lines along k: it reads the n_k values
  * of its line into registers, applies the 1D scheme there (Algorithm 1: finest level first;
  * dehierarchization coarsest first), and writes them back in place -- no two threads touch
  * one line, so one barrier per dimension suffices, and each value costs one shared load and
  * one store per dimension.  The last dimension writes straight to global memory.  NMAX
- * (>= every n_k, 2^L + 1) sizes the register array; the neighbour distance of point i is
- * its lowest set bit, a compile-time constant after unrolling.  The lines of all cnt tiles
- * of a block are numbered together: tiles are contiguous, so line ln of dimension k starts
- * at (ln / stride_k) * n_k * stride_k + ln % stride_k.  Shared memory: tpb * tile + 4 floats. */
-/* One dimension of k_fused_lines / k_fused_pipelined: the lines of dimension k (n points,
- * stride stk) of the total floats in buf, one line per thread at a time, transformed in
- * registers (see k_fused_lines); written back in place, or to out when last. */
-template <int NMAX>
-__device__ __forceinline__ void sg_lines_dim(float *buf, float *out, int total, int n, int stk, bool last, int inverse)
-{
-    const int lines = total / n;
-    for (int ln = threadIdx.x; ln < lines; ln += blockDim.x) {
-        const int base = (ln / stk) * (n * stk) + ln % stk;
-        float u[NMAX];
-#pragma unroll
-        for (int i = 0; i < NMAX; i++) u[i] = i < n ? buf[base + i * stk] : 0.0f;
-        if (!inverse) {
-#pragma unroll
-            for (int lh = 0; (1 << lh) < NMAX - 1; lh++) { /* h = 1, 2, 4, ...: finest first */
-                const int h = 1 << lh;
-#pragma unroll
-                for (int i = h; i < NMAX - 1; i += 2 * h)
-                    if (i < n - 1) u[i] = sg_surplus(u[i], u[i - h], u[i + h]);
-            }
-        } else {
-#pragma unroll
-            for (int lh = 30; lh >= 0; lh--) { /* h = ..., 4, 2, 1: coarsest first */
-                if ((1 << lh) >= NMAX - 1) continue;
-                const int h = 1 << lh;
-#pragma unroll
-                for (int i = h; i < NMAX - 1; i += 2 * h)
-                    if (i < n - 1) u[i] = sg_unsurplus(u[i], u[i - h], u[i + h]);
-            }
-        }
-#pragma unroll
-        for (int i = 0; i < NMAX; i++)
-            if (i < n && (last || (i > 0 && i < n - 1))) (last ? out : buf)[base + i * stk] = u[i];
-    }
-}
-
+ * (>= every n_k, 2^L + 1) bounds the line lengths instantiated (sg_lines_dim); the
+ * neighbour distance of point i is its lowest set bit, a compile-time constant after
+ * unrolling.  The lines of all cnt tiles of a block are numbered together: tiles are
+ * contiguous, so line ln of dimension k starts at (ln / stride_k) * n_k * stride_k + ln %
+ * stride_k.  Shared memory: tpb * tile + 4 floats. */
 template <int NMAX>
 __global__ void __launch_bounds__(SG_FUSED_THREADS)
 k_fused_lines(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g, int tpb, int inverse)
@@ -227,7 +249,9 @@ k_fused_lines(const float *__restrict__ src, float *__restrict__ dst, long long 
     const int total = cnt * tsz;
     sg_load(s, buf, total);
     __syncthreads();
-    for (int k = 0; k < g.d; k++) {
+#pragma unroll
+    for (int k = 0; k < SG_MAXD; k++) { /* unrolled: g.n[k], g.stride[k] stay in parameter space */
+        if (k >= g.d) break;
         const bool last = k == g.d - 1;
         sg_lines_dim<NMAX>(buf, o, total, g.n[k], (int)g.stride[k], last, inverse);
         if (!last) __syncthreads();
@@ -236,25 +260,48 @@ k_fused_lines(const float *__restrict__ src, float *__restrict__ dst, long long 
 
 /* ---------------------------------------------------------------- pipelined fused kernel */
 
-/* cp.async (sm_80+): global -> shared without registers, completed by groups. */
+/* cp.async (sm_80+): global -> shared without registers, completed by groups.  Built for
+ * an older GPU (sm_75), the copies are plain loads and stores and the waits are empty. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define SG_CP_ASYNC 1
+#else
+#define SG_CP_ASYNC 0
+#endif
 __device__ __forceinline__ void sg_cp4(float *sm, const float *gm)
 {
+#if SG_CP_ASYNC
     unsigned a = (unsigned)__cvta_generic_to_shared(sm);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(a), "l"(gm) : "memory");
+#else
+    *sm = *gm;
+#endif
 }
 __device__ __forceinline__ void sg_cp16(float *sm, const float *gm)
 {
+#if SG_CP_ASYNC
     unsigned a = (unsigned)__cvta_generic_to_shared(sm);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(gm) : "memory");
+#else
+    *(float4 *)sm = __ldg((const float4 *)gm);
+#endif
 }
-__device__ __forceinline__ void sg_cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void sg_cp_commit()
+{
+#if SG_CP_ASYNC
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
 /* Wait until at most `pending` of this thread's committed groups are still in flight. */
 __device__ __forceinline__ void sg_cp_wait(int pending)
 {
+#if SG_CP_ASYNC
     if (pending <= 0) asm volatile("cp.async.wait_group 0;\n" ::: "memory");
     else if (pending == 1) asm volatile("cp.async.wait_group 1;\n" ::: "memory");
     else if (pending == 2) asm volatile("cp.async.wait_group 2;\n" ::: "memory");
     else asm volatile("cp.async.wait_group 3;\n" ::: "memory");
+#else
+    (void)pending;
+#endif
 }
 
 /* sg_load with cp.async: count floats s[0..count) -> sm[0..count), sm == s (mod 16 bytes);
@@ -310,7 +357,9 @@ k_fused_pipelined(const float *__restrict__ src, float *__restrict__ dst, long l
         const float *s = src + q * gsz;
         float *buf = (float *)sm4 + (it % stages) * sfl + sg_smem_pad(s), *o = dst + q * gsz;
         const int total = (int)(min((long long)tpb, nt - q * tpb) * tsz);
-        for (int k = 0; k < g.d; k++) {
+#pragma unroll
+        for (int k = 0; k < SG_MAXD; k++) {
+            if (k >= g.d) break;
             const bool last = k == g.d - 1;
             sg_lines_dim<NMAX>(buf, o, total, g.n[k], (int)g.stride[k], last, inverse);
             __syncthreads(); /* the last one: the stage may be refilled in the next iteration */

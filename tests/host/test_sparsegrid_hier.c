@@ -91,14 +91,18 @@ static void replay_fused(float *u, const sg_geom *g, int inverse)
  * (numbered across the tiles, base (ln / stride) * n * stride + ln % stride) transformed
  * in a private array: lowest set bit = neighbour distance, finest first (inverse:
  * coarsest first). */
-static void replay_lines(float *u, long long cnt, const sg_geom *g, int inverse)
+static void replay_lines(float *u, long long cnt, const sg_geom *g, int inverse, int threads)
 {
     long long total = cnt * g->size;
     for (int k = 0; k < g->d; k++) {
         int n = g->n[k];
         long long stk = g->stride[k], lines = total / n;
-        for (long long ln = 0; ln < lines; ln++) {
-            long long base = (ln / stk) * (n * stk) + ln % stk;
+        for (int t = 0; t < threads; t++) { /* thread t: lines t, t + threads, ... (sg_line_step) */
+          sg_line_pos pos = sg_line_first(t, threads, (int)stk);
+          for (long long ln = t; ln < lines; ln += threads) {
+            long long base = (long long)pos.q * (n * stk) + pos.r;
+            if (pos.q != ln / stk || pos.r != ln % stk) { T_CHECK(0); return; }
+            sg_line_step(&pos, (int)stk);
             float v[1025];
             for (int i = 0; i < n; i++) v[i] = u[base + i * stk];
             for (int s = 0; s < 11; s++) {
@@ -107,6 +111,7 @@ static void replay_lines(float *u, long long cnt, const sg_geom *g, int inverse)
                     if ((i & -i) == h) v[i] = inverse ? sg_unsurplus(v[i], v[i - h], v[i + h]) : sg_surplus(v[i], v[i - h], v[i + h]);
             }
             for (int i = 0; i < n; i++) u[base + i * stk] = v[i];
+          }
         }
     }
 }
@@ -227,7 +232,7 @@ static void test_shape(const char *dims)
         for (int inv = 0; inv < 2; inv++) {
             for (long long i = 0; i < N * nt; i++) src[i] = rnd(i * 5 + inv);
             memcpy(dst, src, sizeof(float) * N * nt);
-            replay_lines(dst, nt, &g, inv);
+            replay_lines(dst, nt, &g, inv, inv ? 128 : 256);
             int bad = 0;
             for (long long t = 0; t < nt; t++) {
                 memcpy(vf, src + t * N, sizeof(float) * N);
@@ -262,6 +267,21 @@ static void test_shape(const char *dims)
 
 int main(void)
 {
+    { /* sg_line_first / sg_line_step == (ln / stk, ln % stk) for every stride up to 4100 */
+        int bad = 0;
+        static const int steps[] = {1, 32, 96, 128, 256};
+        for (int stk = 1; stk <= 4100; stk++)
+            for (int si = 0; si < 5; si++)
+                for (int first = 0; first < steps[si]; first += 7) {
+                    sg_line_pos p = sg_line_first(first, steps[si], stk);
+                    for (int ln = first; ln < first + 40 * steps[si]; ln += steps[si]) {
+                        bad += p.q != ln / stk || p.r != ln % stk;
+                        sg_line_step(&p, stk);
+                    }
+                }
+        T_EQ_INT(bad, 0);
+    }
+
     /* sizes and parsing */
     T_EQ_INT(sg_level_of(2), 0);
     T_EQ_INT(sg_level_of(3), 1);
