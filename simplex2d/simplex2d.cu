@@ -32,6 +32,7 @@
 #define SPHERE_RMAX 0.02f     /* collision3d radii uniform in [0, RMAX): rare collisions */
 #define INTERVAL_RMAX 1e-4f   /* collision1d half-widths uniform in [0, RMAX) */
 #define S2_MAX_SWEEP 4096     /* most sizes of one --nmin..--nmax sweep (more: exit 2) */
+#define S2_MAX_LAYOUT_CELLS (1ull << 26) /* --layout prints one line per cell: keep it sane */
 
 typedef struct {
     uint32_t n_max;
@@ -246,6 +247,9 @@ static int print_layout(int map, uint32_t n, uint32_t rho, int argc, char **argv
     s2_grid g;
     char err[256], cmd[1024];
     if (s2_grid_make(&g, map, n, rho, err, sizeof err)) DIE_USAGE("%s", err);
+    if (tri_number(n) > S2_MAX_LAYOUT_CELLS)
+        DIE_USAGE("--layout: n=%u gives %llu lines (at most %llu); choose a smaller --n", n,
+                  (unsigned long long)tri_number(n), (unsigned long long)S2_MAX_LAYOUT_CELLS);
     args_cmdline(argc, argv, cmd, sizeof cmd);
     printf("# program: simplex2d --layout\n# figure: layout of map %s (papers' Fig. 2/4 drawings as data)\n", s2_map_name(map));
     printf("# cmdline: %s\n# git: %s\n# gpu: none (host evaluation of the device map function)\n", cmd, COMMON_GIT_REV);

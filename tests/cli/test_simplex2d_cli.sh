@@ -17,7 +17,7 @@ for bad in "--n=0" "--rho=3" "--rho=64" "--n=2000000" "--map=nope" "--bogus" "--
            "--layout --n=0" "--layout --rho=5" "--layout --map=rec --n=30 --rho=4" "--n=1048576 --rho=1 --map=bb" \
            "--nmin=10 --nmax=5 --exp=fig3" "--kernel=nope" \
            "--layout --map=lambda-exact --n=1048576 --rho=1" "--layout --map=recursive --n=200000 --rho=2" \
-           "--exp=coarse --n=1030"; do
+           "--exp=coarse --n=1030" "--layout --map=bb --n=65536 --rho=32"; do
   out=$(expect 2 "$prog" $bad)
   [ "$(printf '%s\n' "$out" | grep -c '^error:')" -eq 1 ] || { echo "FAILED: '$bad' should print one error line"; printf '%s\n' "$out"; fail=1; }
 done
