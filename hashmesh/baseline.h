@@ -158,7 +158,10 @@ typedef struct {
     int x0, y0, x1, y1; /* [x0, x1) x [y0, y1) */
 } kbox;
 #define KD2_LEAF 8      /* cells per leaf */
-#define KD2_STACK 128   /* explicit query stack (depth <= 2 log2(n / KD2_LEAF) + 2) */
+/* explicit query stack: a depth-first walk holds at most depth + 1 nodes; halving ranges
+ * of > KD2_LEAF cells leaves leaves of >= KD2_LEAF / 2, so depth <= log2(n / 4) + 1 <= 31
+ * for n < 2^31 */
+#define KD2_STACK 128
 typedef struct {
     long n, nnodes;
     kbox *box;    /* cell boxes, permuted by the build */
@@ -167,6 +170,8 @@ typedef struct {
     int *nlo, *nhi, *nleft, *nright; /* per node: range [lo, hi) and children (-1: leaf) */
 } kd2;
 
+/* nodes: leaves hold >= KD2_LEAF / 2 cells (a range of > KD2_LEAF is halved), so there are
+ * at most n / 4 leaves and n / 2 nodes; 2 * maxnodes below is >= n / 2 + 8 */
 static inline void kd2_alloc(kd2 *t, long n)
 {
     long maxnodes = 2 * (n / KD2_LEAF + 1) + 2;
