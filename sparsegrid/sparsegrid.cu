@@ -254,6 +254,52 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
 }
 
 /* ------------------------------------------------------------ bandwidth beyond the L2 */
+
+/* gpu_fused_pipelined's plan for one tile shape, by measurement (as FFT libraries plan):
+ * the fastest of a few configurations (threads per block x floats per group; 2 stages) on
+ * nt tiles, each verified bitwise against the CPU first.  The default (SG_PIPE_*) is the
+ * first candidate; --fig=tune shows the whole space.  desc receives the choice. */
+static void plan_pipelined(env *e, const sg_geom *g, sg_fused *best, long long nt, const float *h_in, float *h_cpu,
+                           float *h_gpu, float *d_in, float *d_out, char *desc, size_t dlen)
+{
+    static const int cand[4][2] = {{SG_PIPE_THREADS, SG_PIPE_TARGET_FLOATS}, {128, 8192}, {256, 4096}, {128, 4096}};
+    long long n = nt * g->size;
+    size_t bytes = sizeof(float) * n;
+    char what[160];
+    double best_ms = 1e30;
+    int have = 0;
+    if (sg_cpu_tuned(h_in, h_cpu, nt, g, 0, e->threads)) DIE("out of host memory");
+    CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+    for (int c = 0; c < 4; c++) {
+        sg_fused q;
+        if (c > 0 && cand[c][0] == cand[0][0] && cand[c][1] == cand[0][1]) continue;
+        if (sg_fused_setup_ex(&q, g, e->tpb, e->c.device, SG_VARIANT_PIPELINED, cand[c][1], cand[c][0], SG_PIPE_STAGES))
+            continue;
+        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes));
+        sg_fused_run(&q, d_in, d_out, nt, 0, e->s);
+        CHECK_CUDA(cudaStreamSynchronize(e->s));
+        CHECK_CUDA(cudaMemcpy(h_gpu, d_out, bytes, cudaMemcpyDeviceToHost));
+        snprintf(what, sizeof what, "gpu_fused_pipelined plan (%d threads, %d tiles per group), Nt=%lld", q.threads, q.tpb, nt);
+        if (verify_exact(h_gpu, h_cpu, n, sizeof(float), what)) fail(e, what);
+        run_ctx x = {g, NULL, &q, d_in, d_out, h_in, h_gpu, nt, 0, e->threads};
+        bench_stats st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+        fprintf(stderr, "plan %lld points x %lld tiles: %3d threads, %2d tiles per group: %.4f ms\n", g->size, nt, q.threads,
+                q.tpb, st.median);
+        if (st.median < best_ms) {
+            if (have) sg_fused_free(best);
+            *best = q;
+            best_ms = st.median;
+            have = 1;
+        } else {
+            sg_fused_free(&q);
+        }
+    }
+    if (!have) DIE("gpu_fused_pipelined: no configuration fits this device");
+    snprintf(desc, dlen, "%d threads, %d tiles per group, %d stages, %zu bytes shared memory, %d blocks per SM resident "
+             "(persistent grid); the fastest of 4 verified configurations at Nt=%lld", best->threads, best->tpb,
+             best->stages, sg_fused_smem(best, best->tpb, 0), best->occ, nt);
+}
+
 static void fig_bandwidth(env *e, int argc, char **argv)
 {
     const char *shapes[3] = {"33x33", "9x9x9", "9x9x5x5"};
@@ -288,13 +334,15 @@ static void fig_bandwidth(env *e, int argc, char **argv)
         sg_parse_dims(shapes[s], &g, err, sizeof err);
         sg_b b;
         sg_fused f, fp, fq;
+        memset(&fq, 0, sizeof fq);
         if (sg_b_setup(&b, &g) || sg_fused_setup(&f, &g, e->tpb, e->c.device, SG_VARIANT_LINES) ||
-            sg_fused_setup(&fp, &g, e->tpb, e->c.device, SG_VARIANT_POINTS) ||
-            sg_fused_setup(&fq, &g, e->tpb, e->c.device, SG_VARIANT_PIPELINED))
+            sg_fused_setup(&fp, &g, e->tpb, e->c.device, SG_VARIANT_POINTS))
             DIE("cannot plan %s", shapes[s]);
-        datfile_meta(&d, "fused", "%s: gpu_fused %d tiles per block, %d threads; gpu_fused_pipelined %d tiles per group, "
-                     "%d threads, %d stages, %zu bytes shared memory, %d blocks per SM resident (persistent grid)",
-                     shapes[s], f.tpb, f.threads, fq.tpb, fq.threads, fq.stages, sg_fused_smem(&fq, fq.tpb, 0), fq.occ);
+        char plan[300];
+        long long nt_big = (((long long)1 << maxlog) + g.size * 4 - 1) / (g.size * 4);
+        plan_pipelined(e, &g, &fq, nt_big, h_in, h_cpu, h_gpu, d_in, d_out, plan, sizeof plan);
+        datfile_meta(&d, "fused", "%s: gpu_fused %d tiles per block, %d threads; gpu_fused_pipelined %s", shapes[s], f.tpb,
+                     f.threads, plan);
         double big_pct = 0, big_pct_pipe = 0;
         for (int lg = 20; lg <= maxlog; lg += 2) {
             long long nt = (((long long)1 << lg) + g.size * 4 - 1) / (g.size * 4);
