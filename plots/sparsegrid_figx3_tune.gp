@@ -3,7 +3,7 @@
 # inputs: sparsegrid_figx3_tune.dat
 # Reads datadir/sparsegrid_figx3_tune.dat (sparsegrid --fig=tune).  One panel per tile shape
 # (33x33, 9x9x9, 9x9x5x5); x: configuration (threads per block / about floats per group /
-# stages), in file order; y: percent of the copy kernel of the same bytes (same run), for
+# stages, "s" = staged 16-byte stores from shared memory), in file order; y: percent of the copy kernel of the same bytes (same run), for
 # hierarchization and dehierarchization.  Horizontal lines: gpu_fused (not pipelined) and the
 # 60% goal.
 if (!exists("datadir")) datadir = 'sparsegrid/results'
@@ -20,9 +20,9 @@ set style line 120 lc rgb '#8b0000' pt 13 dt 1
 ls_gpu_fused_pipe = 120
 pipe(s, c) = (strcol("shape") eq s && strcol("impl") eq "gpu_fused_pipelined") ? column(c) : NaN
 lab(s) = (strcol("shape") eq s && strcol("impl") eq "gpu_fused_pipelined") ? \
-         sprintf("%d/%d/%d", column("threads"), column("target_floats"), column("stages")) : ""
+         sprintf("%d/%d/%d%s", column("threads"), column("target_floats"), column("stages"), column("staged") ? "s" : "") : ""
 # gpu_fused (not pipelined) of each shape, as a constant (stats over its one row)
-set multiplot layout 1,3 title 'gpu\_fused\_pipelined: threads / floats per group / stages (default 256/8192/2), at >= 1 GiB, '.gpu_of(f)
+set multiplot layout 1,3 title 'gpu\_fused\_pipelined: threads / floats per group / stages [s: staged stores] (default 256/8192/2), at >= 1 GiB, '.gpu_of(f)
 set ylabel '% of copy kernel'
 set yrange [0:100]
 set xtics rotate by 60 right font ',8'

@@ -34,6 +34,7 @@
 #define SG_PIPE_THREADS 256          /* pipelined kernel: threads per block (default) */
 #define SG_PIPE_TARGET_FLOATS 8192   /* pipelined kernel: about this many floats per group (32 KiB) */
 #define SG_PIPE_STAGES 2             /* pipelined kernel: shared buffers (1 group computed, 1 loading) */
+#define SG_PIPE_VSTORE 0             /* pipelined kernel: 0 = stores from registers, 1 = staged 16-byte stores */
 
 /* Version B's work-item metadata (thesis 5.1: "kept in constant memory"): the slices of
  * every dimension, one after the other.  Constant memory is per-module device state; it is
@@ -316,6 +317,26 @@ __device__ __forceinline__ void sg_load_async(const float *s, float *sm, int cou
     for (int e = head + 4 * body4 + threadIdx.x; e < count; e += blockDim.x) sg_cp4(sm + e, s + e);
 }
 
+/* Copies count floats sm[0..count) -> o[0..count): 16-byte stores for the aligned middle
+ * when o == sm (mod 16 bytes) -- always so when dst == src (mod 16), see sg_smem_pad --,
+ * 4-byte stores otherwise and for the head and tail.  Every warp store covers whole
+ * 32-byte sectors (except at the ends). */
+__device__ __forceinline__ void sg_store(const float *sm, float *o, int count)
+{
+    if ((((uintptr_t)o ^ (uintptr_t)sm) & 15) != 0) { /* not co-aligned: scalar, still coalesced */
+        for (int e = threadIdx.x; e < count; e += blockDim.x) o[e] = sm[e];
+        return;
+    }
+    int head = (int)((4 - (((uintptr_t)o >> 2) & 3)) & 3);
+    if (head > count) head = count;
+    if ((int)threadIdx.x < head) o[threadIdx.x] = sm[threadIdx.x];
+    const int body4 = (count - head) >> 2;
+    const float4 *m4 = (const float4 *)(sm + head);
+    float4 *o4 = (float4 *)(o + head);
+    for (int v = threadIdx.x; v < body4; v += blockDim.x) o4[v] = m4[v];
+    for (int e = head + 4 * body4 + threadIdx.x; e < count; e += blockDim.x) o[e] = sm[e];
+}
+
 /* Floats of one pipeline stage: tpb tiles plus up to 3 floats of alignment pad, a multiple
  * of 4 (so every stage starts 16-byte aligned). */
 static __host__ __device__ __forceinline__ int sg_stage_floats(int tpb, int tsz) { return (tpb * tsz + 3 + 3) & ~3; }
@@ -325,12 +346,14 @@ static __host__ __device__ __forceinline__ int sg_stage_floats(int tpb, int tsz)
  * contiguous tiles (group q = blockIdx.x, + gridDim.x, ...) with `stages` shared buffers:
  * while it transforms group q (and stores it from registers), the cp.async copies of the
  * next stages - 1 groups are already in flight, so memory is never idle for the block.
- * Each value is still read once and written once in global memory.  Shared memory:
- * stages * sg_stage_floats(tpb, tile) floats. */
+ * Each value is still read once and written once in global memory.  vstore = 0: the last
+ * dimension's pass writes global memory from registers (4-byte stores, as k_fused_lines);
+ * vstore = 1: it stays in shared memory and the group is stored by sg_store (16-byte
+ * stores, one more barrier).  Shared memory: stages * sg_stage_floats(tpb, tile) floats. */
 template <int NMAX>
 __global__ void __launch_bounds__(SG_FUSED_THREADS)
 k_fused_pipelined(const float *__restrict__ src, float *__restrict__ dst, long long nt, sg_geom g, int tpb, int stages,
-                  int inverse)
+                  int vstore, int inverse)
 {
     extern __shared__ float4 sm4[];
     const int tsz = (int)g.size, sfl = sg_stage_floats(tpb, tsz);
@@ -360,9 +383,13 @@ k_fused_pipelined(const float *__restrict__ src, float *__restrict__ dst, long l
 #pragma unroll
         for (int k = 0; k < SG_MAXD; k++) {
             if (k >= g.d) break;
-            const bool last = k == g.d - 1;
+            const bool last = k == g.d - 1 && !vstore; /* vstore: the last pass stays in place too */
             sg_lines_dim<NMAX>(buf, o, total, g.n[k], (int)g.stride[k], last, inverse);
             __syncthreads(); /* the last one: the stage may be refilled in the next iteration */
+        }
+        if (vstore) { /* staged store: the whole group from shared memory, 16 bytes per thread */
+            sg_store(buf, o, total);
+            __syncthreads();
         }
     }
     sg_cp_wait(0);
@@ -384,7 +411,7 @@ static sg_lines_fn sg_lines_instance(int nmax)
     }
 }
 
-typedef void (*sg_pipe_fn)(const float *, float *, long long, sg_geom, int, int, int);
+typedef void (*sg_pipe_fn)(const float *, float *, long long, sg_geom, int, int, int, int);
 
 /* The pipelined instance for lines of at most nmax points, or NULL. */
 static sg_pipe_fn sg_pipe_instance(int nmax)
@@ -470,6 +497,7 @@ typedef struct {
     int stages;              /* pipelined: shared buffers (groups in flight + 1) */
     int occ;                 /* pipelined: resident blocks per SM at tpb (occupancy calculator) */
     int max_blocks;          /* pipelined: at most this many blocks (0: occ * sms; tests set it small) */
+    int vstore;              /* pipelined: 1 = staged 16-byte stores from shared memory (sg_store) */
     int sms;                 /* multiprocessors of the device */
     int adapt;               /* tiles per block chosen automatically: fewer for small Nt */
     uint32_t *d_code;        /* point codes (sg_codes) for the point kernels */
@@ -505,6 +533,7 @@ static int sg_fused_setup_ex(sg_fused *p, const sg_geom *g, int tpb_req, int dev
     p->threads = p->pipe ? (threads > 0 ? threads : SG_PIPE_THREADS) : SG_FUSED_THREADS;
     if (p->threads > SG_FUSED_THREADS) p->threads = SG_FUSED_THREADS;
     p->stages = stages >= 2 && stages <= 4 ? stages : SG_PIPE_STAGES;
+    p->vstore = SG_PIPE_VSTORE; /* callers may change it after setup */
     if (target_floats <= 0) target_floats = p->pipe ? SG_PIPE_TARGET_FLOATS : SG_FUSED_TARGET_FLOATS;
     CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     int tpb = tpb_req > 0 ? tpb_req : (int)(target_floats / g->size);
@@ -572,7 +601,7 @@ static void sg_fused_run(const sg_fused *p, const float *src, float *dst, long l
     unsigned blocks = sg_fused_blocks(p, nt);
     size_t smem = sg_fused_smem(p, tpb, inverse);
     if (p->pipe)
-        sg_pipe_instance(p->nmax)<<<blocks, p->threads, smem, st>>>(src, dst, nt, p->g, tpb, p->stages, inverse);
+        sg_pipe_instance(p->nmax)<<<blocks, p->threads, smem, st>>>(src, dst, nt, p->g, tpb, p->stages, p->vstore, inverse);
     else if (p->lines)
         sg_lines_instance(p->nmax)<<<blocks, SG_FUSED_THREADS, smem, st>>>(src, dst, nt, p->g, tpb, inverse);
     else if (inverse)

@@ -256,13 +256,16 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
 /* ------------------------------------------------------------ bandwidth beyond the L2 */
 
 /* gpu_fused_pipelined's plan for one tile shape, by measurement (as FFT libraries plan):
- * the fastest of a few configurations (threads per block x floats per group; 2 stages) on
+ * the fastest of a few configurations (threads per block x floats per group x staged
+ * stores; 2 stages) on
  * nt tiles, each verified bitwise against the CPU first.  The default (SG_PIPE_*) is the
  * first candidate; --fig=tune shows the whole space.  desc receives the choice. */
 static void plan_pipelined(env *e, const sg_geom *g, sg_fused *best, long long nt, const float *h_in, float *h_cpu,
                            float *h_gpu, float *d_in, float *d_out, char *desc, size_t dlen)
 {
-    static const int cand[4][2] = {{SG_PIPE_THREADS, SG_PIPE_TARGET_FLOATS}, {128, 8192}, {256, 4096}, {128, 4096}};
+    /* threads per block, floats per group, staged stores (sg_store) */
+    static const int cand[6][3] = {{SG_PIPE_THREADS, SG_PIPE_TARGET_FLOATS, SG_PIPE_VSTORE}, {128, 8192, 0}, {256, 4096, 0},
+                                   {256, 8192, 1}, {128, 8192, 1}, {256, 4096, 1}};
     long long n = nt * g->size;
     size_t bytes = sizeof(float) * n;
     char what[160];
@@ -270,21 +273,23 @@ static void plan_pipelined(env *e, const sg_geom *g, sg_fused *best, long long n
     int have = 0;
     if (sg_cpu_tuned(h_in, h_cpu, nt, g, 0, e->threads)) DIE("out of host memory");
     CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < 6; c++) {
         sg_fused q;
-        if (c > 0 && cand[c][0] == cand[0][0] && cand[c][1] == cand[0][1]) continue;
+        if (c > 0 && cand[c][0] == cand[0][0] && cand[c][1] == cand[0][1] && cand[c][2] == cand[0][2]) continue;
         if (sg_fused_setup_ex(&q, g, e->tpb, e->c.device, SG_VARIANT_PIPELINED, cand[c][1], cand[c][0], SG_PIPE_STAGES))
             continue;
+        q.vstore = cand[c][2];
         CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes));
         sg_fused_run(&q, d_in, d_out, nt, 0, e->s);
         CHECK_CUDA(cudaStreamSynchronize(e->s));
         CHECK_CUDA(cudaMemcpy(h_gpu, d_out, bytes, cudaMemcpyDeviceToHost));
-        snprintf(what, sizeof what, "gpu_fused_pipelined plan (%d threads, %d tiles per group), Nt=%lld", q.threads, q.tpb, nt);
+        snprintf(what, sizeof what, "gpu_fused_pipelined plan (%d threads, %d tiles per group, stores %s), Nt=%lld", q.threads,
+                 q.tpb, q.vstore ? "staged" : "direct", nt);
         if (verify_exact(h_gpu, h_cpu, n, sizeof(float), what)) fail(e, what);
         run_ctx x = {g, NULL, &q, d_in, d_out, h_in, h_gpu, nt, 0, e->threads};
         bench_stats st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
-        fprintf(stderr, "plan %lld points x %lld tiles: %3d threads, %2d tiles per group: %.4f ms\n", g->size, nt, q.threads,
-                q.tpb, st.median);
+        fprintf(stderr, "plan %lld points x %lld tiles: %3d threads, %2d tiles per group, stores %s: %.4f ms\n", g->size, nt,
+                q.threads, q.tpb, q.vstore ? "staged" : "direct", st.median);
         if (st.median < best_ms) {
             if (have) sg_fused_free(best);
             *best = q;
@@ -295,9 +300,9 @@ static void plan_pipelined(env *e, const sg_geom *g, sg_fused *best, long long n
         }
     }
     if (!have) DIE("gpu_fused_pipelined: no configuration fits this device");
-    snprintf(desc, dlen, "%d threads, %d tiles per group, %d stages, %zu bytes shared memory, %d blocks per SM resident "
-             "(persistent grid); the fastest of 4 verified configurations at Nt=%lld", best->threads, best->tpb,
-             best->stages, sg_fused_smem(best, best->tpb, 0), best->occ, nt);
+    snprintf(desc, dlen, "%d threads, %d tiles per group, %d stages, %s stores, %zu bytes shared memory, %d blocks per SM "
+             "resident (persistent grid); the fastest of 6 verified configurations at Nt=%lld", best->threads, best->tpb,
+             best->stages, best->vstore ? "staged 16-byte" : "direct", sg_fused_smem(best, best->tpb, 0), best->occ, nt);
 }
 
 static void fig_bandwidth(env *e, int argc, char **argv)
@@ -402,7 +407,8 @@ static bench_stats time_fused(env *e, run_ctx *x) { return bench_gpu(run_fused, 
 static void fig_tune(env *e, int argc, char **argv)
 {
     const char *shapes[3] = {"33x33", "9x9x9", "9x9x5x5"};
-    const int threads_l[2] = {128, 256}, target_l[3] = {2048, 4096, 8192}, stages_l[2] = {2, 3};
+    /* threads x floats per group x (stages, staged stores): (2, direct), (2, staged), (3, direct) */
+    const int threads_l[2] = {128, 256}, target_l[3] = {2048, 4096, 8192}, stages_l[3] = {2, 2, 3}, vstore_l[3] = {0, 1, 0};
     int maxlog = e->c.quick ? 26 : 30;
     size_t cap = ((size_t)1 << maxlog) + (size_t)4 * 2025 * 4;
     if (e->nt_max) cap = (size_t)e->nt_max * 2025 * 4;
@@ -419,13 +425,14 @@ static void fig_tune(env *e, int argc, char **argv)
     datfile d;
     e->d = &d;
     datfile_open(&d, e->c.out, "sparsegrid_figx3_tune.dat", &m);
-    datfile_meta(&d, "defaults", "gpu_fused_pipelined: %d threads, about %d floats per group, %d stages", SG_PIPE_THREADS,
-                 SG_PIPE_TARGET_FLOATS, SG_PIPE_STAGES);
+    datfile_meta(&d, "defaults", "gpu_fused_pipelined: %d threads, about %d floats per group, %d stages, %s stores",
+                 SG_PIPE_THREADS, SG_PIPE_TARGET_FLOATS, SG_PIPE_STAGES, SG_PIPE_VSTORE ? "staged" : "direct");
     datfile_meta(&d, "columns", "threads per block, tiles_per_group (floats ~ target_floats), stages (shared buffers), "
-                                "smem_bytes per block, blocks_per_sm resident (grid = that x SMs, persistent; copy and "
+                                "staged (1: the group stored from shared memory with 16-byte stores, 0: the last "
+                                "pass stores from registers), smem_bytes per block, blocks_per_sm resident (grid = that x SMs, persistent; copy and "
                                 "gpu_fused: 0), gbs = bytes_moved / median (read + write once), pct_copy vs the copy "
                                 "kernel of the same bytes; inv_*: dehierarchization");
-    datfile_columns(&d, "shape impl threads target_floats tiles_per_group stages smem_bytes blocks_per_sm nt bytes_moved "
+    datfile_columns(&d, "shape impl threads target_floats tiles_per_group stages staged smem_bytes blocks_per_sm nt bytes_moved "
                         "median_ms gbs pct_copy inv_median_ms inv_gbs inv_pct_copy batch");
     for (int s = 0; s < 3; s++) {
         sg_geom g;
@@ -445,33 +452,36 @@ static void fig_tune(env *e, int argc, char **argv)
         run_ctx x = {&g, &b, &f, d_in, d_back, h_in, h_tmp, nt, 0, e->threads};
         bench_stats cs = bench_gpu(run_copy, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
         double copy_gbs = moved / (cs.median * 1e-3) / 1e9;
-        datfile_row(&d, "%s copy 0 0 0 0 0 0 %lld %.0f %.6f %.1f 100.0 %.6f %.1f 100.0 %d", shapes[s], nt, moved, cs.median,
+        datfile_row(&d, "%s copy 0 0 0 0 0 0 0 %lld %.0f %.6f %.1f 100.0 %.6f %.1f 100.0 %d", shapes[s], nt, moved, cs.median,
                     copy_gbs, cs.median, copy_gbs, cs.batch);
-        int nconf = e->c.quick ? 2 : 12; /* quick: the default with 2 and 3 stages */
+        int nconf = e->c.quick ? 3 : 18; /* quick: the default threads and floats with each of the 3 */
         for (int c = -1; c < nconf; c++) {
             sg_fused q;
             sg_fused *p = &f;
-            int th = 0, tf = 0, stg = 0;
+            int th = 0, tf = 0, stg = 0, vs = 0;
             if (c >= 0) {
-                th = e->c.quick ? SG_PIPE_THREADS : threads_l[c / 6];
-                tf = e->c.quick ? SG_PIPE_TARGET_FLOATS : target_l[(c / 2) % 3];
-                stg = stages_l[c % 2];
+                th = e->c.quick ? SG_PIPE_THREADS : threads_l[c / 9];
+                tf = e->c.quick ? SG_PIPE_TARGET_FLOATS : target_l[(c / 3) % 3];
+                stg = stages_l[c % 3];
+                vs = vstore_l[c % 3];
                 if (sg_fused_setup_ex(&q, &g, e->tpb, e->c.device, SG_VARIANT_PIPELINED, tf, th, stg)) {
                     fprintf(stderr, "tune %s: %d threads, %d floats, %d stages do not fit\n", shapes[s], th, tf, stg);
                     continue;
                 }
                 q.max_blocks = e->max_blocks;
+                q.vstore = vs;
                 p = &q;
                 char what[160];
-                snprintf(what, sizeof what, "gpu_fused_pipelined %s (%d threads, %d tiles per group, %d stages) %s", shapes[s],
-                         th, q.tpb, stg, "hierarchization");
+                snprintf(what, sizeof what, "gpu_fused_pipelined %s (%d threads, %d tiles per group, %d stages, staged %d) %s",
+                         shapes[s], th, q.tpb, stg, vs, "hierarchization");
                 for (int inv = 0; inv < 2; inv++) {
                     CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
                     sg_fused_run(p, inv ? d_out : d_in, d_back, nt, inv, e->s);
                     CHECK_CUDA(cudaStreamSynchronize(e->s));
                     CHECK_CUDA(cudaMemcpy(h_gpu, d_back, bytes, cudaMemcpyDeviceToHost));
-                    if (inv) snprintf(what, sizeof what, "gpu_fused_pipelined %s (%d threads, %d tiles per group, %d stages) %s",
-                                      shapes[s], th, q.tpb, stg, "dehierarchization");
+                    if (inv)
+                        snprintf(what, sizeof what, "gpu_fused_pipelined %s (%d threads, %d tiles per group, %d stages, staged %d) %s",
+                                 shapes[s], th, q.tpb, stg, vs, "dehierarchization");
                     if (verify_exact(h_gpu, inv ? h_tmp : h_cpu, n, sizeof(float), what)) fail(e, what);
                 }
             }
@@ -482,14 +492,14 @@ static void fig_tune(env *e, int argc, char **argv)
             bench_stats si = time_fused(e, &x);
             double gbs = moved / (st.median * 1e-3) / 1e9, igbs = moved / (si.median * 1e-3) / 1e9;
             char label[96];
-            snprintf(label, sizeof label, "%s %s %d/%d/%d", shapes[s], c < 0 ? "gpu_fused" : "pipelined", th, tf, stg);
+            snprintf(label, sizeof label, "%s %s %d/%d/%d/%d", shapes[s], c < 0 ? "gpu_fused" : "pipelined", th, tf, stg, vs);
             note_spread(e, label, st);
-            datfile_row(&d, "%s %s %d %d %d %d %zu %d %lld %.0f %.6f %.1f %.1f %.6f %.1f %.1f %d", shapes[s],
-                        c < 0 ? "gpu_fused" : "gpu_fused_pipelined", p->threads, tf, p->tpb, c < 0 ? 1 : p->stages,
+            datfile_row(&d, "%s %s %d %d %d %d %d %zu %d %lld %.0f %.6f %.1f %.1f %.6f %.1f %.1f %d", shapes[s],
+                        c < 0 ? "gpu_fused" : "gpu_fused_pipelined", p->threads, tf, p->tpb, c < 0 ? 1 : p->stages, vs,
                         sg_fused_smem(p, p->tpb, 0), c < 0 ? 0 : p->occ, nt, moved, st.median, gbs, 100 * gbs / copy_gbs,
                         si.median, igbs, 100 * igbs / copy_gbs, st.batch);
-            fprintf(stderr, "tune %-8s %-20s threads %3d tiles/group %3d stages %d blocks/SM %2d: %7.1f GB/s %5.1f%% | inverse %7.1f GB/s %5.1f%% of copy (%.1f GB/s)\n",
-                    shapes[s], c < 0 ? "gpu_fused" : "gpu_fused_pipelined", p->threads, p->tpb, c < 0 ? 1 : p->stages,
+            fprintf(stderr, "tune %-8s %-20s threads %3d tiles/group %3d stages %d staged %d blocks/SM %2d: %7.1f GB/s %5.1f%% | inverse %7.1f GB/s %5.1f%% of copy (%.1f GB/s)\n",
+                    shapes[s], c < 0 ? "gpu_fused" : "gpu_fused_pipelined", p->threads, p->tpb, c < 0 ? 1 : p->stages, vs,
                     c < 0 ? 0 : p->occ, gbs, 100 * gbs / copy_gbs, igbs, 100 * igbs / copy_gbs, copy_gbs);
             if (c >= 0) sg_fused_free(&q);
         }

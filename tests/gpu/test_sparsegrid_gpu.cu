@@ -1,5 +1,6 @@
 /* GPU tests of sparsegrid/kernels.cuh: the thesis-style kernel (version B) and the three fused
- * kernels (lines in registers; point codes; pipelined lines with threads, stages, grid caps), hierarchization and dehierarchization, equal the CPU (tuned, itself equal to the
+ * kernels (lines in registers; point codes; pipelined lines with threads, stages, grid caps,
+ * direct or staged stores, co-aligned or shifted outputs), hierarchization and dehierarchization, equal the CPU (tuned, itself equal to the
  * float reference) bitwise, for d = 1..4, isotropic and anisotropic tiles, several tile
  * counts and tiles per block; outputs are poisoned (NaN) first; f = prod x_i^2 gives the
  * exact surpluses on the GPU.  Exit 77 without a GPU. */
@@ -15,9 +16,11 @@ static float rnd(unsigned long long i)
 }
 
 /* variant: SG_VARIANT_LINES / _POINTS / _PIPELINED; the pipelined one with threads per
- * block, stages and at most max_blocks blocks (small: many groups per block). */
+ * block, stages, at most max_blocks blocks (small: many groups per block) and staged
+ * stores (vstore); off: output buffers shifted by this many floats (off = 1: output and
+ * input not co-aligned mod 16 bytes, the scalar path of sg_store). */
 static void check_shape_ex(const char *dims, long long nt, int tpb, int prodx2, int variant, int threads, int stages,
-                           int max_blocks)
+                           int max_blocks, int vstore, int off)
 {
     sg_geom g;
     char err[200];
@@ -56,14 +59,16 @@ static void check_shape_ex(const char *dims, long long nt, int tpb, int prodx2, 
     if (!threads && !stages) T_CHECK(sg_fused_setup(&f, &g, tpb, 0, variant) == 0); /* the defaults */
     else T_CHECK(sg_fused_setup_ex(&f, &g, tpb, 0, variant, 0, threads, stages) == 0);
     f.max_blocks = max_blocks;
+    f.vstore = vstore;
     if (variant == SG_VARIANT_LINES) T_CHECK(f.lines == (f.nmax <= 65) && !f.pipe);
     if (variant == SG_VARIANT_PIPELINED) T_CHECK(f.pipe == (f.nmax <= 65) && !f.lines);
     if (variant == SG_VARIANT_POINTS) T_CHECK(!f.lines && !f.pipe);
     const char *vname = f.pipe ? "fused pipelined" : f.lines ? "fused lines" : "fused points";
-    float *d_in, *d_out, *d_back;
+    float *d_in, *d_out0, *d_back0;
     CHECK_CUDA(cudaMalloc(&d_in, bytes));
-    CHECK_CUDA(cudaMalloc(&d_out, bytes));
-    CHECK_CUDA(cudaMalloc(&d_back, bytes));
+    CHECK_CUDA(cudaMalloc(&d_out0, bytes + 16));
+    CHECK_CUDA(cudaMalloc(&d_back0, bytes + 16));
+    float *d_out = d_out0 + off, *d_back = d_back0 + off;
     CHECK_CUDA(cudaMemcpy(d_in, h, bytes, cudaMemcpyHostToDevice));
     for (int impl = 0; impl < 2; impl++) {
         CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes));
@@ -72,27 +77,27 @@ static void check_shape_ex(const char *dims, long long nt, int tpb, int prodx2, 
         CHECK_CUDA(cudaDeviceSynchronize());
         CHECK_CUDA(cudaMemcpy(got, d_out, bytes, cudaMemcpyDeviceToHost));
         if (!T_CHECK(memcmp(got, ref, bytes) == 0))
-            fprintf(stderr, "  %s Nt=%lld tpb=%d threads=%d stages=%d max_blocks=%d: %s hierarchization differs\n", dims,
-                    nt, tpb, threads, stages, max_blocks, impl ? vname : "B");
+            fprintf(stderr, "  %s Nt=%lld tpb=%d threads=%d stages=%d max_blocks=%d vstore=%d off=%d: %s hierarchization differs\n",
+                    dims, nt, tpb, threads, stages, max_blocks, vstore, off, impl ? vname : "B");
         CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
         if (impl) sg_fused_run(&f, d_out, d_back, nt, 1, 0);
         else sg_b_run(&b, d_out, d_back, nt, 1, 0);
         CHECK_CUDA(cudaDeviceSynchronize());
         CHECK_CUDA(cudaMemcpy(got, d_back, bytes, cudaMemcpyDeviceToHost));
         if (!T_CHECK(memcmp(got, inv, bytes) == 0))
-            fprintf(stderr, "  %s Nt=%lld tpb=%d threads=%d stages=%d max_blocks=%d: %s dehierarchization differs\n", dims,
-                    nt, tpb, threads, stages, max_blocks, impl ? vname : "B");
+            fprintf(stderr, "  %s Nt=%lld tpb=%d threads=%d stages=%d max_blocks=%d vstore=%d off=%d: %s dehierarchization differs\n",
+                    dims, nt, tpb, threads, stages, max_blocks, vstore, off, impl ? vname : "B");
     }
     sg_fused_free(&f);
     CHECK_CUDA(cudaFree(d_in));
-    CHECK_CUDA(cudaFree(d_out));
-    CHECK_CUDA(cudaFree(d_back));
+    CHECK_CUDA(cudaFree(d_out0));
+    CHECK_CUDA(cudaFree(d_back0));
     free(h); free(ref); free(inv); free(got);
 }
 
 static void check_shape(const char *dims, long long nt, int tpb, int prodx2, int variant)
 {
-    check_shape_ex(dims, nt, tpb, prodx2, variant, 0, 0, 0);
+    check_shape_ex(dims, nt, tpb, prodx2, variant, 0, 0, 0, 0, 0);
 }
 
 int main(void)
@@ -109,7 +114,8 @@ int main(void)
                     if (v < 2) check_shape(shapes[s], nts[i], tpbs[t], 0, v);
                     else { /* pipelined: threads, stages and a grid cap rotating over the cases */
                         int c = s + i + t;
-                        check_shape_ex(shapes[s], nts[i], tpbs[t], 0, v, c % 2 ? 128 : 256, 2 + c % 3, c % 4 < 2 ? 0 : 3);
+                        check_shape_ex(shapes[s], nts[i], tpbs[t], 0, v, c % 2 ? 128 : 256, 2 + c % 3, c % 4 < 2 ? 0 : 3,
+                                       (c / 2) % 2, c % 5 == 0);
                     }
                 }
     /* the pipelined kernel on the thesis's shapes: every threads x stages, full and capped grids */
@@ -117,10 +123,11 @@ int main(void)
     for (int s = 0; s < 3; s++)
         for (int th = 128; th <= 256; th += 128)
             for (int st = 2; st <= 4; st++)
-                for (int mb = 0; mb <= 7; mb += 7) {
-                    check_shape_ex(thesis[s], 1000, 0, 0, SG_VARIANT_PIPELINED, th, st, mb);
-                    check_shape_ex(thesis[s], 301, 4, 0, SG_VARIANT_PIPELINED, th, st, mb);
-                }
+                for (int mb = 0; mb <= 7; mb += 7)
+                    for (int vs = 0; vs < 2; vs++) {
+                        check_shape_ex(thesis[s], 1000, 0, 0, SG_VARIANT_PIPELINED, th, st, mb, vs, 0);
+                        check_shape_ex(thesis[s], 301, 4, 0, SG_VARIANT_PIPELINED, th, st, mb, vs, mb ? 1 : 0);
+                    }
     for (int v = 0; v < 3; v++) {
         check_shape("33x33", 5, 0, 1, v);
         check_shape("9x9x5x5", 5, 0, 1, v);
