@@ -482,6 +482,17 @@ static void sg_b_run(const sg_b *p, const float *src, float *dst, long long nt, 
         CHECK_CUDA(cudaMemcpyAsync(dst, src, sizeof(float) * nt * p->g.size, cudaMemcpyDeviceToDevice, st));
 }
 
+/* Lets fn launch with up to bytes of dynamic shared memory.  The limit is per kernel, not
+ * per plan, so it is only ever raised: a later plan with less shared memory must not break
+ * an earlier one that uses the same kernel (e.g. several pipelined plans of one shape). */
+static void sg_raise_smem(const void *fn, size_t bytes)
+{
+    cudaFuncAttributes a;
+    CHECK_CUDA(cudaFuncGetAttributes(&a, fn));
+    if ((size_t)a.maxDynamicSharedSizeBytes < bytes)
+        CHECK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+}
+
 /* Variants of the fused kernel (sg_fused_setup's `variant`). */
 #define SG_VARIANT_LINES 0     /* k_fused_lines: "gpu_fused" */
 #define SG_VARIANT_POINTS 1    /* k_hier_fused / k_dehier_fused: "gpu_fused_points" */
@@ -545,15 +556,14 @@ static int sg_fused_setup_ex(sg_fused *p, const sg_geom *g, int tpb_req, int dev
     CHECK_CUDA(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, dev));
     if (p->pipe) {
         sg_pipe_fn fn = sg_pipe_instance(p->nmax);
-        CHECK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sg_fused_smem(p, tpb, 0)));
+        sg_raise_smem((const void *)fn, sg_fused_smem(p, tpb, 0));
         CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&p->occ, fn, p->threads, sg_fused_smem(p, tpb, 0)));
         if (p->occ < 1) return -1;
     } else if (p->lines) {
-        CHECK_CUDA(cudaFuncSetAttribute(sg_lines_instance(p->nmax), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)sg_fused_smem(p, tpb, 0)));
+        sg_raise_smem((const void *)sg_lines_instance(p->nmax), sg_fused_smem(p, tpb, 0));
     } else {
-        CHECK_CUDA(cudaFuncSetAttribute(k_hier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sg_fused_smem(p, tpb, 0)));
-        CHECK_CUDA(cudaFuncSetAttribute(k_dehier_fused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sg_fused_smem(p, tpb, 1)));
+        sg_raise_smem((const void *)k_hier_fused, sg_fused_smem(p, tpb, 0));
+        sg_raise_smem((const void *)k_dehier_fused, sg_fused_smem(p, tpb, 1));
     }
     uint32_t *h = (uint32_t *)malloc(sizeof(uint32_t) * g->size);
     if (!h) DIE("out of host memory");

@@ -128,6 +128,36 @@ int main(void)
                         check_shape_ex(thesis[s], 1000, 0, 0, SG_VARIANT_PIPELINED, th, st, mb, vs, 0);
                         check_shape_ex(thesis[s], 301, 4, 0, SG_VARIANT_PIPELINED, th, st, mb, vs, mb ? 1 : 0);
                     }
+    { /* two plans of one kernel: the one with less shared memory set up last must not break the
+       * other (the per-kernel shared memory limit is only raised; a bug found on the H200) */
+        sg_geom g;
+        char err[200];
+        T_CHECK(sg_parse_dims("33x33", &g, err, sizeof err) == 0);
+        sg_fused big, small;
+        T_CHECK(sg_fused_setup_ex(&big, &g, 0, 0, SG_VARIANT_PIPELINED, 16384, 128, 2) == 0);
+        T_CHECK(sg_fused_setup_ex(&small, &g, 0, 0, SG_VARIANT_PIPELINED, 2048, 256, 2) == 0);
+        T_CHECK(sg_fused_smem(&big, big.tpb, 0) > sg_fused_smem(&small, small.tpb, 0));
+        long long nt = 20000, n = nt * g.size;
+        float *h = (float *)malloc(sizeof(float) * n), *ref = (float *)malloc(sizeof(float) * n),
+              *got = (float *)malloc(sizeof(float) * n), *d_in, *d_out;
+        for (long long i = 0; i < n; i++) h[i] = rnd(i + 77);
+        T_CHECK(sg_cpu_tuned(h, ref, nt, &g, 0, 4) == 0);
+        CHECK_CUDA(cudaMalloc(&d_in, sizeof(float) * n));
+        CHECK_CUDA(cudaMalloc(&d_out, sizeof(float) * n));
+        CHECK_CUDA(cudaMemcpy(d_in, h, sizeof(float) * n, cudaMemcpyHostToDevice));
+        for (int which = 0; which < 2; which++) {
+            CHECK_CUDA(cudaMemset(d_out, 0xFF, sizeof(float) * n));
+            sg_fused_run(which ? &small : &big, d_in, d_out, nt, 0, 0); /* big first: launched after small's setup */
+            CHECK_CUDA(cudaDeviceSynchronize());
+            CHECK_CUDA(cudaMemcpy(got, d_out, sizeof(float) * n, cudaMemcpyDeviceToHost));
+            T_CHECK(memcmp(got, ref, sizeof(float) * n) == 0);
+        }
+        sg_fused_free(&big);
+        sg_fused_free(&small);
+        CHECK_CUDA(cudaFree(d_in));
+        CHECK_CUDA(cudaFree(d_out));
+        free(h); free(ref); free(got);
+    }
     for (int v = 0; v < 3; v++) {
         check_shape("33x33", 5, 0, 1, v);
         check_shape("9x9x5x5", 5, 0, 1, v);
