@@ -23,23 +23,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/rng.h"
 
-/* ---------- random numbers: splitmix64 (one state word, passed explicitly) ---------- */
-static inline uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-/* uniform in [0, 1) with 53 random bits */
-static inline double rng_uniform(uint64_t *s) { return (rng_next(s) >> 11) * (1.0 / 9007199254740992.0); }
+/* ---------- random numbers: splitmix64 from common/rng.h (one state word, passed explicitly) ---------- */
 /* uniform integer in [0, k) (k >= 1; the modulo bias is below 2^-40 for k < 2^24) */
-static inline long rng_below(uint64_t *s, long k) { return (long)(rng_next(s) % (uint64_t)k); }
+static inline long rng_below(uint64_t *s, long k) { return (long)(rng_splitmix64(s) % (uint64_t)k); }
 /* standard normal (Box-Muller) */
 static inline double rng_normal(uint64_t *s)
 {
-    double u1 = rng_uniform(s), u2 = rng_uniform(s);
+    double u1 = rng_unit(s), u2 = rng_unit(s);
     if (u1 < 1e-300) u1 = 1e-300;
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
@@ -75,7 +67,7 @@ static inline void keys1d_generate(keys1d *k, long n, double dmin, double dmax, 
     double x = 0.0, last = 0.0;
     for (long i = 0; i < n; i++) {
         k->x[i] = last = x;
-        double u = rng_uniform(&s);
+        double u = rng_unit(&s);
         if (u < 1.0 / 1048576) u = 1.0 / 1048576;
         x += dmin + (dmax - dmin) * u;
     }
@@ -143,7 +135,7 @@ static inline void amr_generate(amr_mesh *m, int nx, int ny, int levmax, double 
     long nc = (long)nx * ny;
     int *L = (int *)gen_alloc(sizeof(int) * (size_t)nc);
     for (long c = 0; c < nc; c++)
-        L[c] = (levmax > 0 && rng_uniform(&s) < frac) ? 1 + (int)rng_below(&s, levmax) : 0;
+        L[c] = (levmax > 0 && rng_unit(&s) < frac) ? 1 + (int)rng_below(&s, levmax) : 0;
     for (int changed = 1; changed;) { /* smoothing: raise a cell to (neighbour level - 1) */
         changed = 0;
         for (int cj = 0; cj < ny; cj++)

@@ -25,6 +25,7 @@
 #include "../common/args.h"
 #include "../common/bench.h"
 #include "../common/datfile.h"
+#include "../common/rng.h"
 #include "map.h"
 #include "kernels.cuh"
 
@@ -44,15 +45,8 @@ typedef struct {
     common_opts *c;
 } s2_ctx;
 
-/* Deterministic inputs from the seed (splitmix64). */
-static inline uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static inline float unit(uint64_t *s) { return (float)(splitmix(s) >> 40) / 16777216.0f; }
+/* Deterministic inputs from the seed (splitmix64, common/rng.h). */
+static inline float unit(uint64_t *s) { return (float)(rng_splitmix64(s) >> 40) / 16777216.0f; }
 
 /* Host inputs for kernel k at size n: float4 points/spheres or float2 intervals. */
 static void *make_inputs(int k, uint32_t n, uint64_t seed, size_t *bytes)

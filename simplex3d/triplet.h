@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <math.h>
 #include "../common/hd.h"
+#include "../common/rng.h"
 
 #define AT_NU 1.0 /* the C9 coefficient; 1 in reduced units */
 
@@ -33,14 +34,6 @@ static inline HD double at_energy(double xi, double yi, double zi, double xj, do
     return AT_NU * (d2 - 3.0 * ab * ac * bc) * r2 * r2 * r;
 }
 
-static inline uint64_t at_splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* pos: 3 N doubles (x0 y0 z0 x1 ...). */
 static inline void at_particles(double *pos, uint32_t N, uint64_t seed)
 {
@@ -50,7 +43,7 @@ static inline void at_particles(double *pos, uint32_t N, uint64_t seed)
     for (uint32_t p = 0; p < N; p++) {
         uint32_t c[3] = {p % L, (p / L) % L, p / (L * L)};
         for (int d = 0; d < 3; d++)
-            pos[3 * p + d] = c[d] + 0.5 * ((at_splitmix(&s) >> 11) * 0x1.0p-53 - 0.5);
+            pos[3 * p + d] = c[d] + 0.5 * (rng_unit(&s) - 0.5);
     }
 }
 
