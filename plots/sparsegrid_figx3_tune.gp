@@ -19,10 +19,14 @@ set output outfile
 set style line 120 lc rgb '#8b0000' pt 13 dt 1
 ls_gpu_fused_pipe = 120
 pipe(s, c) = (strcol("shape") eq s && strcol("impl") eq "gpu_fused_pipelined") ? column(c) : NaN
+# files written before the staged-store option (git 62ada8c) have no "staged" column
+has_staged = int(system(sprintf("grep -c '^shape .* staged ' '%s'", f)))
+st(x) = has_staged ? (column("staged") > 0 ? "s" : "") : ""
 lab(s) = (strcol("shape") eq s && strcol("impl") eq "gpu_fused_pipelined") ? \
-         sprintf("%d/%d/%d%s", column("threads"), column("target_floats"), column("stages"), column("staged") ? "s" : "") : ""
+         sprintf("%d/%d/%d%s", column("threads"), column("target_floats"), column("stages"), st(0)) : ""
 # gpu_fused (not pipelined) of each shape, as a constant (stats over its one row)
-set multiplot layout 1,3 title 'gpu\_fused\_pipelined: threads / floats per group / stages [s: staged stores] (default 256/8192/2), at >= 1 GiB, '.gpu_of(f)
+defaults = system(sprintf("sed -n 's/^# defaults: gpu_fused_pipelined: //p' '%s' | head -n 1", f))
+set multiplot layout 1,3 title 'gpu\_fused\_pipelined: threads / floats per group / stages [s: staged stores]; default of this revision: '.defaults.'; at >= 1 GiB, '.gpu_of(f) font ',10'
 set ylabel '% of copy kernel'
 set yrange [0:100]
 set xtics rotate by 60 right font ',8'

@@ -4,8 +4,9 @@
  *
  * FILE: raw little-endian float32, T tiles one after another, N0 the fastest dimension,
  * each Ni = 2^l + 1 (3, 5, 9, 17, 33, ...), 1 to 4 dimensions.  --backend=cpu (default)
- * runs the tuned OpenMP version and needs no GPU; --backend=gpu runs the fused kernel
- * (or the thesis-style one when a tile does not fit in shared memory) and exits 77 when
+ * runs the tuned OpenMP version and needs no GPU; --backend=gpu runs the pipelined fused
+ * kernel (or the one-buffer fused kernel, or the thesis-style one, when a tile does not fit
+ * in shared memory) and exits 77 when
  * there is no usable GPU.  Bad dims, a file whose size is not T * prod(Ni) * 4 bytes, a
  * missing input: one line, exit 2, and the output file is not created (it is written to
  * FILE.tmp and renamed only when complete). */

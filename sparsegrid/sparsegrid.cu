@@ -9,6 +9,9 @@
  *   --fig=bandwidth  the three shapes up to >= 1 GiB of tiles: GB/s (read + write) of each
  *        implementation against a copy kernel of the same bytes in the same run
  *                                                   -> sparsegrid_figx1_bandwidth.dat
+ *        (gpu_fused_pipelined planned per shape by measurement: plan_pipelined)
+ *   --fig=tune       gpu_fused_pipelined at >= 1 GiB over threads x floats per group x
+ *        (stages, staged stores), both directions       -> sparsegrid_figx3_tune.dat
  *   --fig=error      (host only, no GPU) the thesis's future work: the regular sparse grid
  *        kept from the hierarchized full grid, interpolation error vs number of points
  *                                                   -> sparsegrid_figx2_error.dat
