@@ -123,7 +123,7 @@ static inline int args_set(const arg_opt *o, const char *v)
     switch (o->kind) {
     case ARG_INT:
     case ARG_LONG: {
-        long long x = strtoll(v, &end, 0);
+        long long x = strtoll(v, &end, 10); /* decimal only: "010" is 10, not 8 */
         if (errno || end == v || *end) return -1;
         if (o->lo <= o->hi && ((double)x < o->lo || (double)x > o->hi)) return -2;
         if (o->kind == ARG_INT) *(int *)o->dst = (int)x;

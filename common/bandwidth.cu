@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     long long max_mib = 4096;
     arg_opt opts[] = {
         COMMON_ARGS(c),
-        {"max-mib", ARG_LONG, &max_mib, "largest buffer in MiB (sweep 1 MiB .. this, x4)", 1, 65536, NULL},
+        {"max-mib", ARG_LONG, &max_mib, "largest buffer in MiB (sweep 1, 4, 16, ... MiB up to this)", 1, 65536, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "bandwidth [options]",
                "Measures device-to-device copy (read+write) and write bandwidth.");
@@ -97,7 +97,9 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, c.device));
 
-    size_t max_bytes = (size_t)max_mib << 20;
+    /* the sweep is 1, 4, 16, ... MiB: the largest size is the largest power of 4 <= --max-mib */
+    size_t max_bytes = (size_t)1 << 20;
+    while (4 * max_bytes <= ((size_t)max_mib << 20)) max_bytes *= 4;
     bw_ctx x;
     x.src = (uint4 *)device_alloc_or_usage(2 * max_bytes, "two buffers of --max-mib") ;
     x.dst = x.src + max_bytes / 16;

@@ -58,7 +58,10 @@ static inline void *device_alloc_or_usage(size_t bytes, const char *what)
     void *p = NULL;
     size_t free_b = 0, total_b = 0;
     CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    if (bytes > free_b)
+    /* keep a margin: the runtime needs some memory of its own, and an allocation of exactly
+     * the free amount fails inside cudaMalloc (exit 1) instead of here (exit 2) */
+    const size_t margin = (size_t)64 << 20;
+    if (bytes + margin > free_b)
         DIE_USAGE("%s needs %.2f GiB of device memory, only %.2f GiB free", what,
                   bytes / 1073741824.0, free_b / 1073741824.0);
     CHECK_CUDA(cudaMalloc(&p, bytes ? bytes : 1));

@@ -14,6 +14,11 @@
  *   datfile_row(&d, "%d %s %.6f ...", ...);
  *   datfile_commit(&d);
  *
+ * A program that exits between datfile_open() and datfile_commit() (DIE, DIE_USAGE,
+ * CHECK_CUDA) leaves nothing behind either: an atexit handler removes every temp file still
+ * open.  `# warning:` lines written between rows (datfile_meta) are comments that gnuplot
+ * skips; they sit next to the row they qualify.
+ *
  * The git revision and the compiler flags come from common.mk (COMMON_GIT_REV,
  * COMMON_BUILD_FLAGS); the date is taken when the file is opened. */
 #ifndef COMMON_DATFILE_H
@@ -66,11 +71,48 @@ static inline dat_meta dat_meta_of(const char *program, const char *figure, int 
     return m;
 }
 
+#define DATFILE_MAX_OPEN 32 /* data files open at once in one program */
+
+/* The temp files not yet committed or discarded, removed at exit.  This list is the only
+ * mutable static state of the library (function-local): exit handlers take no argument. */
+static inline char (*datfile_pending(void))[1040]
+{
+    static char pending[DATFILE_MAX_OPEN][1040];
+    return pending;
+}
+
+static inline void datfile_remove_pending(void)
+{
+    char (*p)[1040] = datfile_pending();
+    for (int i = 0; i < DATFILE_MAX_OPEN; i++)
+        if (p[i][0]) remove(p[i]);
+}
+
+/* track = 1: remember tmp (registering the exit handler once); 0: forget it. */
+static inline void datfile_track(const char *tmp, int track)
+{
+    static int handler_registered;
+    char (*p)[1040] = datfile_pending();
+    if (track && !handler_registered) handler_registered = !atexit(datfile_remove_pending);
+    for (int i = 0; i < DATFILE_MAX_OPEN; i++) {
+        if (track && !p[i][0]) {
+            snprintf(p[i], sizeof p[i], "%s", tmp);
+            return;
+        }
+        if (!track && !strcmp(p[i], tmp)) {
+            p[i][0] = '\0';
+            return;
+        }
+    }
+    if (track) DIE("more than %d data files open at once", DATFILE_MAX_OPEN);
+}
+
 /* mkdir -p for the directory part of a path. */
 static inline void datfile_mkdirs(const char *dir)
 {
     char buf[1024];
-    snprintf(buf, sizeof buf, "%s", dir);
+    if (!dir[0]) return;
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) DIE_USAGE("directory name too long: %.60s...", dir);
     for (char *p = buf + 1; *p; p++)
         if (*p == '/') {
             *p = '\0';
@@ -93,10 +135,12 @@ static inline void datfile_meta(datfile *d, const char *key, const char *fmt, ..
 static inline void datfile_open(datfile *d, const char *dir, const char *name, const dat_meta *m)
 {
     datfile_mkdirs(dir);
-    snprintf(d->path, sizeof d->path, "%s/%s", dir, name);
+    if (snprintf(d->path, sizeof d->path, "%s/%s", dir, name) >= (int)sizeof d->path)
+        DIE_USAGE("output path too long: %.60s...", dir);
     snprintf(d->tmp, sizeof d->tmp, "%s.tmp", d->path);
     d->f = fopen(d->tmp, "w");
     if (!d->f) DIE("cannot write %s: %s", d->tmp, strerror(errno));
+    datfile_track(d->tmp, 1);
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -135,6 +179,7 @@ static inline void datfile_commit(datfile *d)
     if (fclose(d->f) || bad) DIE("write error on %s", d->tmp);
     d->f = NULL;
     if (rename(d->tmp, d->path)) DIE("cannot rename %s to %s: %s", d->tmp, d->path, strerror(errno));
+    datfile_track(d->tmp, 0);
     fprintf(stderr, "wrote %s\n", d->path);
 }
 
@@ -144,6 +189,7 @@ static inline void datfile_discard(datfile *d)
     if (d->f) fclose(d->f);
     d->f = NULL;
     remove(d->tmp);
+    datfile_track(d->tmp, 0);
 }
 
 #endif

@@ -3,7 +3,8 @@
  * device_require(dev, cc_major, cc_minor)
  *   - no driver (cudaErrorInsufficientDriver: the count is then left unwritten), no device
  *     (cudaErrorNoDevice) or a count of 0: prints "SKIP: <reason>" and exits 77, so tests
- *     and make targets can tell "nothing to run on" from "wrong result";
+ *     and make targets can tell "nothing to run on" from "wrong result"; any other error
+ *     of cudaGetDeviceCount is a broken setup: exit 1;
  *   - dev out of range: usage error, exit 2;
  *   - compute capability below cc_major.cc_minor (what the program needs, e.g. 7.0 for
  *     WMMA): exit 1 with the reason;
@@ -36,12 +37,10 @@ static inline void device_require(int dev, int cc_major, int cc_minor)
         fflush(stdout);
         exit(77);
     }
-    if (e != cudaSuccess) {
-        printf("SKIP: cudaGetDeviceCount failed (%s: %s)\n", cudaGetErrorName(e),
-               cudaGetErrorString(e));
-        fflush(stdout);
-        exit(77);
-    }
+    /* Any other failure (initialization error, driver/runtime mismatch, ...) on a machine
+     * that has a driver is a broken GPU setup, not a GPU-less machine: fail, never skip. */
+    if (e != cudaSuccess)
+        DIE("cudaGetDeviceCount failed: %s (%s)", cudaGetErrorName(e), cudaGetErrorString(e));
     if (dev < 0 || dev >= count)
         DIE_USAGE("--device=%d out of range: this machine has %d CUDA device(s)", dev, count);
     CHECK_CUDA(cudaSetDevice(dev));

@@ -52,7 +52,7 @@ int main(void)
 {
     vals v;
     const char *ok[] = {"prog", "--n=999", "--big=123456789012", "--x=0.25", "--map=lambda-exact",
-                        "--name=abc", "--flag", "--quick", "--reps=7", "--seed=0x10", NULL};
+                        "--name=abc", "--flag", "--quick", "--reps=007", "--seed=16", NULL};
     parse(&v, ok, 0);
     T_EQ_INT(v.n, 999);
     T_EQ_INT(v.big, 123456789012LL);
@@ -84,6 +84,7 @@ int main(void)
         {"prog", "--map=lambda", NULL}, {"prog", "--x=nan", NULL},   {"prog", "--x=2", NULL},
         {"prog", "positional", NULL},  {"prog", "--flag=maybe", NULL}, {"prog", "--name=", NULL},
         {"prog", "--big=99999999999999999999", NULL}, {"prog", "-n", "3", NULL},
+        {"prog", "--n=0x10", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = parse(&v, bad[i], 1);

@@ -1,5 +1,6 @@
 /* test_common_lib.c -- common/bench.h statistics, common/datfile.h (temp file, rename,
  * discard, metadata and header row) and common/verify.h. */
+#include <sys/wait.h>
 #include <unistd.h>
 #include "../../common/testlib.h"
 #include "../../common/bench.h"
@@ -94,7 +95,22 @@ int main(void)
     while (f && fgets(line, sizeof line, f)) lines++;
     if (f) fclose(f);
     T_EQ_INT(lines, meta + 3);
+    /* a program that dies after datfile_open leaves neither the file nor its temp file */
     remove(path);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        datfile_open(&d, sub, "x.dat", &m);
+        datfile_columns(&d, "n median_ms");
+        datfile_row(&d, "%d %.3f", 1, 0.5);
+        freopen("/dev/null", "w", stderr);
+        DIE("simulated failure after datfile_open");
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    T_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    T_CHECK(!file_exists(path) && !file_exists(tmp));
     rmdir(sub);
     snprintf(sub, sizeof sub, "%s/a", dir);
     rmdir(sub);
