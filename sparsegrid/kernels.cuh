@@ -31,10 +31,13 @@
 #define SG_FUSED_THREADS 256         /* threads per block of the fused kernels */
 #define SG_FUSED_TARGET_FLOATS 4096  /* auto tiles per block: about this many floats per block */
 #define SG_FUSED_MIN_BLOCKS_PER_SM 4 /* fewer tiles per block when Nt is small, to fill the GPU */
-#define SG_PIPE_THREADS 256          /* pipelined kernel: threads per block (default) */
+/* Defaults of the pipelined kernel: the fastest configuration measured for 33x33 tiles at
+ * 2.15 GB moved on the H200 (git 2a50b1e: 91.6 % of the copy kernel); the bandwidth figure
+ * plans each shape by measurement anyway (plan_pipelined in sparsegrid.cu). */
+#define SG_PIPE_THREADS 128          /* pipelined kernel: threads per block */
 #define SG_PIPE_TARGET_FLOATS 8192   /* pipelined kernel: about this many floats per group (32 KiB) */
 #define SG_PIPE_STAGES 2             /* pipelined kernel: shared buffers (1 group computed, 1 loading) */
-#define SG_PIPE_VSTORE 0             /* pipelined kernel: 0 = stores from registers, 1 = staged 16-byte stores */
+#define SG_PIPE_VSTORE 1             /* pipelined kernel: 0 = stores from registers, 1 = staged 16-byte stores */
 
 /* Version B's work-item metadata (thesis 5.1: "kept in constant memory"): the slices of
  * every dimension, one after the other.  Constant memory is per-module device state; it is

@@ -266,9 +266,9 @@ static void fig5(env *e, const char *figname, const char *dims, const long long 
 static void plan_pipelined(env *e, const sg_geom *g, sg_fused *best, long long nt, const float *h_in, float *h_cpu,
                            float *h_gpu, float *d_in, float *d_out, char *desc, size_t dlen)
 {
-    /* threads per block, floats per group, staged stores (sg_store) */
-    static const int cand[6][3] = {{SG_PIPE_THREADS, SG_PIPE_TARGET_FLOATS, SG_PIPE_VSTORE}, {128, 8192, 0}, {256, 4096, 0},
-                                   {256, 8192, 1}, {128, 8192, 1}, {256, 4096, 1}};
+    /* threads per block, floats per group, staged stores (sg_store); the default first */
+    static const int cand[7][3] = {{SG_PIPE_THREADS, SG_PIPE_TARGET_FLOATS, SG_PIPE_VSTORE}, {256, 8192, 0}, {128, 8192, 0},
+                                   {256, 4096, 0}, {256, 8192, 1}, {128, 8192, 1}, {256, 4096, 1}};
     long long n = nt * g->size;
     size_t bytes = sizeof(float) * n;
     char what[160];
@@ -276,7 +276,8 @@ static void plan_pipelined(env *e, const sg_geom *g, sg_fused *best, long long n
     int have = 0;
     if (sg_cpu_tuned(h_in, h_cpu, nt, g, 0, e->threads)) DIE("out of host memory");
     CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
-    for (int c = 0; c < 6; c++) {
+    int tried = 0;
+    for (int c = 0; c < 7; c++) {
         sg_fused q;
         if (c > 0 && cand[c][0] == cand[0][0] && cand[c][1] == cand[0][1] && cand[c][2] == cand[0][2]) continue;
         if (sg_fused_setup_ex(&q, g, e->tpb, e->c.device, SG_VARIANT_PIPELINED, cand[c][1], cand[c][0], SG_PIPE_STAGES))
@@ -291,6 +292,7 @@ static void plan_pipelined(env *e, const sg_geom *g, sg_fused *best, long long n
         if (verify_exact(h_gpu, h_cpu, n, sizeof(float), what)) fail(e, what);
         run_ctx x = {g, NULL, &q, d_in, d_out, h_in, h_gpu, nt, 0, e->threads};
         bench_stats st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+        tried++;
         fprintf(stderr, "plan %lld points x %lld tiles: %3d threads, %2d tiles per group, stores %s: %.4f ms\n", g->size, nt,
                 q.threads, q.tpb, q.vstore ? "staged" : "direct", st.median);
         if (st.median < best_ms) {
@@ -304,8 +306,9 @@ static void plan_pipelined(env *e, const sg_geom *g, sg_fused *best, long long n
     }
     if (!have) DIE("gpu_fused_pipelined: no configuration fits this device");
     snprintf(desc, dlen, "%d threads, %d tiles per group, %d stages, %s stores, %zu bytes shared memory, %d blocks per SM "
-             "resident (persistent grid); the fastest of 6 verified configurations at Nt=%lld", best->threads, best->tpb,
-             best->stages, best->vstore ? "staged 16-byte" : "direct", sg_fused_smem(best, best->tpb, 0), best->occ, nt);
+             "resident (persistent grid); the fastest of %d verified configurations at Nt=%lld", best->threads, best->tpb,
+             best->stages, best->vstore ? "staged 16-byte" : "direct", sg_fused_smem(best, best->tpb, 0), best->occ, tried,
+             nt);
 }
 
 static void fig_bandwidth(env *e, int argc, char **argv)
