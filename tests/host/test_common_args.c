@@ -38,8 +38,7 @@ static int parse(vals *v, const char **argv_in, int child)
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
-        freopen("/dev/null", "w", stderr);
-        freopen("/dev/null", "w", stdout);
+        if (!freopen("/dev/null", "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(3);
         args_parse(argc, argv, opts, ARGS_COUNT(opts), "test [options]", "test");
         _exit(42); /* parsed without exiting */
     }

@@ -104,7 +104,7 @@ int main(void)
         datfile_open(&d, sub, "x.dat", &m);
         datfile_columns(&d, "n median_ms");
         datfile_row(&d, "%d %.3f", 1, 0.5);
-        freopen("/dev/null", "w", stderr);
+        if (!freopen("/dev/null", "w", stderr)) _exit(3);
         DIE("simulated failure after datfile_open");
     }
     int status = 0;
