@@ -185,24 +185,32 @@ static inline void hash_remap1d_cpu(const int *olo, const int *ohi, long na, con
 }
 
 /* 2D remap (sec. 3.3): the same on the finest level of two AMR meshes over one domain. */
+/* Listing 3, read side, for one new cell b: the sum over the finest-level buckets b covers
+ * of the old cell's field found in each (multiple reads).  Shared by the CPU loop below and
+ * the GPU kernel k_remap2d_read (one thread per new cell). */
+static inline HD double remap2d_gather(long b, const int *oi, const int *oj, const int *ol, const double *mean,
+                                       const double *gx, const double *gy, const int *ni, const int *nj,
+                                       const int *nl, int levmax, long W, const int *t)
+{
+    long r = 1L << (levmax - nl[b]), x0 = (long)ni[b] * r, y0 = (long)nj[b] * r;
+    double s = 0;
+    for (long y = y0; y < y0 + r; y++)
+        for (long x = x0; x < x0 + r; x++) {
+            int a = t[y * W + x];
+            if (a < 0) continue;
+            double ra = (double)(1L << (levmax - ol[a]));
+            s += remap_bucket(mean[a], gx[a], gy[a], x + 0.5, y + 0.5, (oi[a] + 0.5) * ra, (oj[a] + 0.5) * ra);
+        }
+    return s;
+}
+
 static inline void hash_remap2d_cpu(const int *oi, const int *oj, const int *ol, long na, const double *mean,
                                     const double *gx, const double *gy, const int *ni, const int *nj, const int *nl,
                                     long nb, int levmax, long W, long H, int *t, double *out)
 {
     memset(t, -1, sizeof(int) * (size_t)(W * H));
     hash_write2d_cpu(oi, oj, ol, na, levmax, W, t);
-    for (long b = 0; b < nb; b++) {
-        long r = 1L << (levmax - nl[b]), x0 = (long)ni[b] * r, y0 = (long)nj[b] * r;
-        double s = 0;
-        for (long y = y0; y < y0 + r; y++)
-            for (long x = x0; x < x0 + r; x++) {
-                int a = t[y * W + x];
-                if (a < 0) continue;
-                double ra = (double)(1L << (levmax - ol[a]));
-                s += remap_bucket(mean[a], gx[a], gy[a], x + 0.5, y + 0.5, (oi[a] + 0.5) * ra, (oj[a] + 0.5) * ra);
-            }
-        out[b] = s;
-    }
+    for (long b = 0; b < nb; b++) out[b] = remap2d_gather(b, oi, oj, ol, mean, gx, gy, ni, nj, nl, levmax, W, t);
 }
 
 /* Table look-up of nq (rho, T) queries; method 0 hash, 1 linear search, 2 bisection. */

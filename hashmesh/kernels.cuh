@@ -113,16 +113,7 @@ static __global__ void k_remap2d_read(const int *__restrict__ oi, const int *__r
 {
     long b = blockIdx.x * (long)blockDim.x + threadIdx.x;
     if (b >= nb) return;
-    long r = 1L << (levmax - nl[b]), x0 = (long)ni[b] * r, y0 = (long)nj[b] * r;
-    double s = 0;
-    for (long y = y0; y < y0 + r; y++)
-        for (long x = x0; x < x0 + r; x++) {
-            int a = t[y * W + x];
-            if (a < 0) continue;
-            double ra = (double)(1L << (levmax - ol[a]));
-            s += remap_bucket(mean[a], gx[a], gy[a], x + 0.5, y + 0.5, (oi[a] + 0.5) * ra, (oj[a] + 0.5) * ra);
-        }
-    out[b] = s;
+    out[b] = remap2d_gather(b, oi, oj, ol, mean, gx, gy, ni, nj, nl, levmax, W, t);
 }
 
 /* sec. 3.4, Listing 5 on the GPU: each block first copies the table and both axes into
