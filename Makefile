@@ -5,8 +5,8 @@
 #   make plots        render plots/<dir>_*.gp into plots/out/ (DATA=ref: committed data,
 #                     DATA=quick: results-quick/; TERM=png for PNG; DIRS= to restrict)
 #   make test         build, then run tests/ (GPU tests SKIP without a GPU)
-#   make sanitize     compute-sanitizer memcheck/racecheck over every QUICK run and GPU test
-#   make clean        remove binaries and generated (non-reference) data
+#   make sanitize     compute-sanitizer memcheck + racecheck over every QUICK run, memcheck over GPU tests
+#   make clean        remove binaries, QUICK data and sanitizer output (results/ is kept)
 
 PAPER_DIRS := simplex2d simplex3d fractals tensorcore sparsegrid hashmesh
 # the paper directories present in this checkout; restrict with e.g. make run DIRS=simplex2d
