@@ -23,6 +23,7 @@
 
 #define GPU_NONE "none (host computation)"
 #define SEARCH_NMAX (1ull << 21) /* n^6 < 2^127 */
+#define VOLUME_NMAX 32768      /* m = 8: n^m = 2^120 < 2^128 (vol_t); 2^16 would wrap n^8 to 0 */
 
 static double d(vol_t v) { return (double)v; }
 
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
     long long nmax = 4096;
     arg_opt opts[] = {
         COMMON_ARGS(c),
-        {"nmax", ARG_LONG, &nmax, "largest n in blocks (a power of two, 4 .. 2^16)", 4, 65536, NULL},
+        {"nmax", ARG_LONG, &nmax, "largest n in blocks (a power of two, 4 .. 2^15: n^8 must fit in 128 bits)", 4, VOLUME_NMAX, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "volume [options]",
                "Parallel-space volumes of the recursive maps for m-simplices (no GPU): closed forms vs enumeration.");

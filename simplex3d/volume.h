@@ -1,7 +1,7 @@
 /* simplex3d/volume.h -- parallel-space volumes of [REC] (Navarro, Bustos, Hitschfeld,
  * arXiv:1610.07394): closed forms next to exact enumerations, for the volume program and its
  * test.  Volumes count blocks (cells of side 1); exact integers (unsigned __int128: n^m for
- * n <= 2^12 and m <= 8 needs 96 bits).  Host only, plain C. */
+ * n <= 2^15 and m <= 8 needs 120 bits; volume.c refuses larger n).  Host only, plain C. */
 #ifndef SIMPLEX3D_VOLUME_H
 #define SIMPLEX3D_VOLUME_H
 

@@ -26,6 +26,7 @@ for bad in "--n=0 --layout --map=bb" "--rho=3" "--rho=0" "--map=foo" "--layout -
 done
 expect 2 $vol --nmax=3 >/dev/null
 expect 2 $vol --nmax=6 >/dev/null
+expect 2 $vol --nmax=65536 >/dev/null # n^8 would overflow 128 bits (bb_extra was -1)
 # --layout: every cell of D_n = {x <= y <= z < n} exactly once, nothing else
 check_layout() { # map n rho
   $prog --layout --map=$1 --n=$2 --rho=$3 > "$tmp/l.txt" 2>/dev/null || { echo "FAILED: layout $*"; fail=1; return; }
