@@ -5,8 +5,8 @@
  * FILE: raw little-endian float32, T tiles one after another, N0 the fastest dimension,
  * each Ni = 2^l + 1 (3, 5, 9, 17, 33, ...), 1 to 4 dimensions.  --backend=cpu (default)
  * runs the tuned OpenMP version and needs no GPU; --backend=gpu runs the pipelined fused
- * kernel (or the one-buffer fused kernel, or the thesis-style one, when a tile does not fit
- * in shared memory) and exits 77 when
+ * kernel (lines longer than 65 points: the point-code fused kernel; the one-buffer fused
+ * kernel, or the thesis-style one, when a tile does not fit in shared memory) and exits 77 when
  * there is no usable GPU.  Bad dims, a file whose size is not T * prod(Ni) * 4 bytes, a
  * missing input: one line, exit 2, and the output file is not created (it is written to
  * FILE.tmp and renamed only when complete). */
@@ -55,6 +55,11 @@ int main(int argc, char **argv)
         DIE_USAGE("--in=%s has %lld bytes; %lld tiles of %s float32 need %llu", in, (long long)sb.st_size, tiles, dims,
                   want);
     if (!strcmp(in, out)) DIE_USAGE("--out must differ from --in");
+    struct stat so;
+    if (!stat(out, &so)) { /* an existing --out: a regular file other than --in (also through links, ./, ../) */
+        if (!S_ISREG(so.st_mode)) DIE_USAGE("--out=%s exists and is not a regular file", out);
+        if (so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) DIE_USAGE("--out=%s is the same file as --in=%s", out, in);
+    }
     FILE *fi = fopen(in, "rb");
     if (!fi) DIE_USAGE("cannot open --in=%s: %s", in, strerror(errno));
     float *h = (float *)malloc(want ? want : 1);

@@ -49,6 +49,16 @@ for args in "--dims=10x10 --tiles=1 --in=$tmp/one33.raw" \
   ls "$tmp"/out.raw.tmp >/dev/null 2>&1 && { echo "FAILED: temporary output left for: $args"; fail=1; }
 done
 
+# --out naming --in through another path, or an existing non-file: exit 2, input untouched
+cp "$tmp/one33.raw" "$tmp/keep.raw"
+mkdir -p "$tmp/outdir"
+for o in "$tmp/./one33.raw" "$tmp/outdir"; do
+  msg=$(expect 2 "$prog" --dims=33x33 --tiles=1 --in="$tmp/one33.raw" --out="$o")
+  printf '%s\n' "$msg" | grep -q '^error: ' || { echo "FAILED: no 'error:' line for --out=$o"; fail=1; }
+  cmp -s "$tmp/one33.raw" "$tmp/keep.raw" || { echo "FAILED: --out=$o changed the input"; fail=1; }
+  ls "$o".tmp >/dev/null 2>&1 && { echo "FAILED: temporary output left for --out=$o"; fail=1; }
+done
+
 # constant tiles: d-linear, so only the corners keep a (unit) surplus
 : > "$tmp/ones.raw"
 for ((i = 0; i < 2 * 1089; i++)); do printf '\000\000\200\077'; done > "$tmp/ones.raw"
