@@ -35,7 +35,7 @@ static inline HD uint64_t tri_number(uint64_t y) { return y * (y + 1) / 2; }
  * w < 2^62.  A float guess from eq. (4) of Navarro et al. (y = floor(sqrt(1/4 + 2w) - 1/2))
  * followed by an integer correction against T(y), so the result never depends on float
  * rounding: the guess may be off by a few units for large w, the loops fix it exactly.
- * (For w < 2^32 the guess is off by at most one: tri_row_exact32 below uses that.) */
+ * (For w < 2^32 tri_rowcol32 below needs a single one-sided correction.) */
 static inline HD uint32_t tri_row_exact(uint64_t w)
 {
     uint64_t y = (uint64_t)(sqrtf(0.25f + 2.0f * (float)w) - 0.5f);
@@ -44,25 +44,53 @@ static inline HD uint32_t tri_row_exact(uint64_t w)
     return (uint32_t)y;
 }
 
-/* Same result for w < 2^32 with a single correction step each way.  The float guess
- * g(w) = floor(sqrt(2w + 1/4) - 1/2) is off by at most one unit below 2^32 (relative error
- * ~2^-23 of a root below 2^16.5), so one step each way makes it exact:
- *  - host: sqrt by sqrtf; the guess is a composition of monotone roundings, hence monotone
- *    in w, so it is exact everywhere iff it is exact next to every boundary T(y):
- *    tests/host/test_simplex2d_lambda.c checks every boundary below 2^32;
- *  - device: sqrt as x * rsqrtf(x) (the fast hardware reciprocal root of lambda R, eq. (9),
- *    without epsilon): tests/gpu/test_simplex2d_cover.cu checks every w < 2^32 on the GPU. */
-static inline HD uint32_t tri_row_exact32(uint32_t w)
+/* T(y) mod 2^32 in 32-bit arithmetic, for y < 2^32 - 1: one of y, y + 1 is even, and
+ * ((y + 1) >> 1) (y | 1) is (y / 2)(y + 1) for even y and y ((y + 1) / 2) for odd y, so
+ * the halving is exact before the product and the 32-bit product is T(y) modulo 2^32
+ * (T(y) itself when y <= 92681, the last row with T(y) < 2^32). */
+static inline HD uint32_t tri_number32(uint32_t y) { return ((y + 1) >> 1) * (y | 1); }
+
+/* Row and column of block index w < 2^32 (lambda-exact): the largest y with T(y) <= w, and
+ * j = w - T(y), with one float square root, one 32-bit product and one compare.
+ *
+ * Exactness argument.  Let y be the exact row, T(y) <= w < T(y + 1), so
+ * y^2 + y + 1 <= 2w + 1 <= y^2 + 3y + 1, and r = sqrt(2w + 1) lies strictly inside
+ * (y + 1/2, y + 3/2): (y + 1/2)^2 = y^2 + y + 1/4 and (y + 3/2)^2 = y^2 + 3y + 9/4.
+ * The float r~ (2w + 1 rounded twice, relative error <= 2^-23; sqrt or x rsqrtf(x) adds at
+ * most ~3 ulp: rsqrtf's 2 ulp and the product's rounding) has relative error < 2^-21, i.e.
+ * an absolute error < 92682 * 2^-21 < 0.05, far inside the margin of 1/2 on either side.
+ * So the guess g = floor(r~) is y or y + 1, never below y and never above y + 1 -- a
+ * one-sided error, so a single compare corrects it: j = w - T(g) is in [0, y] when g = y
+ * and in [-(y + 1), -1] when g = y + 1; it is computed modulo 2^32 (T(g) by tri_number32,
+ * g <= 92682), and since |w - T(g)| < 2^31 its sign as int32 is the true sign.  If it is
+ * negative, g = y + 1: step back one row and add g to j (w - T(y) = w - T(y + 1) + y + 1).
+ *  - host: sqrtf; tests/host/test_simplex2d_lambda.c checks every w < 2^32 (and the guess
+ *    in {y, y + 1} for each of them);
+ *  - device: x * rsqrtf(x) (the hardware reciprocal root of lambda R, eq. (9), without
+ *    epsilon; x >= 1, so never rsqrtf(0)): tests/gpu/test_simplex2d_cover.cu checks every
+ *    w < 2^32 on the GPU. */
+static inline HD uint32_t tri_rowcol32(uint32_t w, uint32_t *col)
 {
 #ifdef __CUDA_ARCH__
-    float x = __fmaf_rn(2.0f, (float)w, 0.25f);
-    uint32_t y = (uint32_t)(__fmul_rn(x, rsqrtf(x)) - 0.5f);
+    float x = __fmaf_rn(2.0f, (float)w, 1.0f);
+    uint32_t y = (uint32_t)__fmul_rn(x, rsqrtf(x));
 #else
-    uint32_t y = (uint32_t)(sqrtf(fmaf(2.0f, (float)w, 0.25f)) - 0.5f);
+    uint32_t y = (uint32_t)sqrtf(fmaf(2.0f, (float)w, 1.0f));
 #endif
-    if (tri_number(y) > w) y--;
-    else if (tri_number((uint64_t)y + 1) <= w) y++;
+    uint32_t j = w - tri_number32(y);
+    if ((int32_t)j < 0) { /* the guess was row y + 1 */
+        j += y;
+        y--;
+    }
+    *col = j;
     return y;
+}
+
+/* The row alone (same result as tri_row_exact for every w < 2^32). */
+static inline HD uint32_t tri_row_exact32(uint32_t w)
+{
+    uint32_t j;
+    return tri_rowcol32(w, &j);
 }
 
 /* ---- the maps ------------------------------------------------------------------------ */
@@ -74,7 +102,7 @@ enum {
     S2_LAMBDA_SQRT,  /* lambda X: eq. (4) with sqrtf, + epsilon (section 4.1) */
     S2_LAMBDA_NEWTON,/* lambda N: 3 Newton-Raphson steps from 0x5f3759df, + epsilon */
     S2_LAMBDA_RSQRT, /* lambda R: x * rsqrtf(x), eq. (9), + epsilon */
-    S2_LAMBDA_EXACT, /* ours: float guess + integer correction (tri_row_exact32) */
+    S2_LAMBDA_EXACT, /* ours: float guess + one 32-bit integer correction (tri_rowcol32) */
     S2_RECURSIVE,    /* O(1) recursive map, eq. (13) of arXiv:1610.07394 */
     S2_NMAPS
 };
@@ -168,18 +196,18 @@ static inline HD float s2_sqrt_rsqrt(float x)
 }
 
 /* lambda(omega) of eq. (4): block row i = floor(sqrt(1/4 + 2 omega) - 1/2 + eps), column
- * j = omega - i (i + 1) / 2, with the square root of the variant `map`. */
+ * j = omega - i (i + 1) / 2, with the square root of the variant `map`; lambda-exact instead
+ * takes row and column from tri_rowcol32 (no epsilon, exact for every omega < 2^32). */
 static inline HD void s2_lambda(int map, uint32_t w, uint32_t *bi, uint32_t *bj)
 {
-    uint32_t i;
-    if (map == S2_LAMBDA_EXACT) {
-        i = tri_row_exact32(w);
-    } else {
-        float x = S2_FADD(0.25f, S2_FMUL(2.0f, (float)w));
-        float r = map == S2_LAMBDA_SQRT ? sqrtf(x) : map == S2_LAMBDA_NEWTON ? s2_sqrt_newton(x)
-                                                                            : s2_sqrt_rsqrt(x);
-        i = (uint32_t)S2_FADD(S2_FADD(r, -0.5f), S2_EPSILON);
+    if (map == S2_LAMBDA_EXACT) { /* row and column together: T(y) computed once */
+        *bi = tri_rowcol32(w, bj);
+        return;
     }
+    float x = S2_FADD(0.25f, S2_FMUL(2.0f, (float)w));
+    float r = map == S2_LAMBDA_SQRT ? sqrtf(x) : map == S2_LAMBDA_NEWTON ? s2_sqrt_newton(x)
+                                                                        : s2_sqrt_rsqrt(x);
+    uint32_t i = (uint32_t)S2_FADD(S2_FADD(r, -0.5f), S2_EPSILON);
     *bi = i;
     *bj = w - (uint32_t)tri_number(i);
 }
@@ -207,28 +235,30 @@ static inline HD void s2_recursive_pow2(uint32_t logs, uint32_t wx, uint32_t wy,
  * rectangle of rows [o + 2^k, m) x columns [o, o + 2^k) below it.  The launch is the grid
  * (P/2) x rows, P = 2^k1, read in linear order w = wy P/2 + wx; the first piece is exactly
  * the paper's orthotope (w < P/2 (P + 1) gives wx, wy unchanged), the later pieces are
- * linear ranges of w.  The loop runs once per set bit of m (once when m = 2^k), per block. */
+ * linear ranges of w.  The loop runs once per set bit of m (once when m = 2^k), per block,
+ * visiting only the set bits (clz of the bits left), in 32-bit arithmetic: w < T(m) + P/2
+ * <= T(92681) + 2^15 < 2^32 (s2_grid_make refuses T(m) >= 2^32, so m <= 92681). */
 static inline HD int s2_recursive(uint32_t m, uint32_t half, uint32_t wx, uint32_t wy,
                                   uint32_t *bi, uint32_t *bj)
 {
-    uint64_t w = (uint64_t)wy * half + wx;
-    uint32_t o = 0;
-    for (int k = 31 - (int)s2_clz(m); k >= 0; k--) {
-        if (!((m >> k) & 1u)) continue;
-        uint32_t s = 1u << k;
-        uint64_t tri = k ? (uint64_t)(s >> 1) * (s + 1) : 1;
+    uint32_t w = wy * half + wx;
+    uint32_t o = 0, rest = m; /* o: offset of the piece, rest: m - o, the bits not yet used */
+    while (rest) {
+        uint32_t k = s2_log2(rest), s = 1u << k;
+        rest ^= s;                                   /* now m - o - s: rows below the triangle */
+        uint32_t tri = (s >> 1) * (s + 1) + (k == 0); /* T(s) blocks: 2^(k-1) (2^k + 1), or 1 */
         if (w < tri) {
-            uint32_t lx = k ? (uint32_t)w & ((s >> 1) - 1) : 0, ly = k ? (uint32_t)(w >> (k - 1)) : 0;
-            s2_recursive_pow2((uint32_t)k, lx, ly, bi, bj);
+            uint32_t lx = k ? w & ((s >> 1) - 1) : 0, ly = k ? w >> (k - 1) : 0;
+            s2_recursive_pow2(k, lx, ly, bi, bj);
             *bi += o;
             *bj += o;
             return 1;
         }
         w -= tri;
-        uint64_t rect = (uint64_t)(m - o - s) << k;
+        uint32_t rect = rest << k; /* (m - o - s) x s blocks, < T(m) < 2^32 */
         if (w < rect) {
-            *bi = o + s + (uint32_t)(w >> k);
-            *bj = o + ((uint32_t)w & (s - 1));
+            *bi = o + s + (w >> k);
+            *bj = o + (w & (s - 1));
             return 1;
         }
         w -= rect;

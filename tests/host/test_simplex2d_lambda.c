@@ -1,9 +1,9 @@
 /* test_simplex2d_lambda.c -- the lambda(omega) family and the recursive map at full scale.
  *
  * 1. tri_row_exact (the name simplex3d uses) against the definition at triangular-number
- *    boundaries up to 2^62; tri_row_exact32 (one correction step) equals it at every
- *    boundary below 2^32, and its float guess is within one unit there -- with the guess
- *    monotone in w, that makes lambda-exact exact for every w < 2^32 (map.h).
+ *    boundaries up to 2^62; tri_rowcol32 (lambda-exact: one 32-bit product, one compare)
+ *    against the definition for every w < 2^32, and its float guess is y or y + 1 there
+ *    (the one-sided error map.h's exactness argument bounds analytically).
  * 2. lambda-exact and recursive for every block index of the largest experiment grids
  *    (N = 2^15 and 30720 with rho = 8 and 16, and every m up to 1024): each block of the
  *    triangle hit exactly once.
@@ -69,24 +69,29 @@ int main(void)
     T_EQ_INT(tri_row_exact(2), 1);
     T_EQ_INT(tri_row_exact(3), 2);
 
-    /* 1b. tri_row_exact32: one correction step suffices below 2^32 (T(92681) < 2^32) */
+    /* 1b. tri_rowcol32 (lambda-exact's row and column) for EVERY w < 2^32, against the
+     * definition in 64-bit integers: T(y) <= w < T(y + 1), j = w - T(y); and its float
+     * guess is y or y + 1 (the one-sided error the single compare relies on, map.h) */
     bad = 0;
     long guess_off = 0;
-#pragma omp parallel for reduction(+ : bad, guess_off)
-    for (uint32_t yy = 1; yy <= 92681; yy++) {
-        uint64_t t = tri_number(yy);
-        for (int d = -2; d <= 1; d++) {
-            uint64_t w = t + d;
-            if (w >= (1ull << 32)) continue;
-            uint32_t e = tri_row_exact(w);
-            bad += tri_row_exact32((uint32_t)w) != e;
-            long gd = (long)(uint32_t)(sqrtf(fmaf(2.0f, (float)w, 0.25f)) - 0.5f) - (long)e;
-            guess_off += gd < -1 || gd > 1;
+#pragma omp parallel for reduction(+ : bad, guess_off) schedule(static)
+    for (uint64_t hi = 0; hi < (1ull << 32); hi += 1u << 16) {
+        for (uint64_t w = hi; w < hi + (1u << 16); w++) {
+            uint32_t j, y = tri_rowcol32((uint32_t)w, &j);
+            uint64_t t = tri_number(y);
+            bad += !(t <= w && w < t + y + 1) || j != w - t;
+            uint32_t g = (uint32_t)sqrtf(fmaf(2.0f, (float)(uint32_t)w, 1.0f));
+            guess_off += g != y && g != y + 1;
         }
     }
     T_EQ_INT(bad, 0);
     T_EQ_INT(guess_off, 0);
     T_EQ_INT(tri_row_exact32(4294967295u), tri_row_exact(4294967295ull));
+    /* tri_number32 equals T(y) for every row whose T(y) fits in 32 bits (and a few beyond:
+     * T(y) mod 2^32) */
+    bad = 0;
+    for (uint32_t yy = 0; yy <= 200000; yy++) bad += tri_number32(yy) != (uint32_t)tri_number(yy);
+    T_EQ_INT(bad, 0);
 
     /* 2. every block index of the largest grids the experiments use */
     static const uint32_t sizes[][2] = {{1u << 15, 8}, {1u << 15, 16}, {1u << 15, 32}, {30720, 8},
