@@ -17,7 +17,7 @@ done
 # bad input: exactly one error line, exit 2
 for bad in "--n=0 --layout --map=bb" "--rho=3" "--rho=0" "--map=foo" "--layout --n=8" \
            "--layout --map=recursive-log --n=24 --rho=8" "--layout --map=bb --n=100000" \
-           "--kernel=write --n=70000" "--n=-4" "--bogus" "extra" \
+           "--kernel=write --n=70000" "--kernel=triplet --n=60000" "--n=-4" "--bogus" "extra" \
            "--kernel=write-coarse --rho=1" "--kernel=write-coarse --tpm=3" "--kernel=write-coarse --rho=2 --tpm=4" \
            "--kernel=write-coarse --mblocks=64 --tpm=32" "--kernel=write-coarse --eval=thread" \
            "--kernel=write-coarse --tpm=256"; do
