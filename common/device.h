@@ -22,6 +22,12 @@
 #include <cuda_runtime.h>
 #include "check.h"
 
+/* Grid of grid-stride helper kernels (fill, copy, checks): per_sm blocks for each of the
+ * H100/H200's 132 SMs keep enough loads and stores in flight to saturate HBM.  The kernels
+ * stride over the grid, so this is correct on any GPU; it is a constant (not a device query)
+ * so that the timed reference kernels launch exactly as when the reference data was taken. */
+#define GRID_STRIDE_BLOCKS(per_sm) (132 * (per_sm))
+
 static __global__ void k_device_probe(int *p)
 {
     if (p) *p = 1;

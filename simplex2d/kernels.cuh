@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 #include "../common/check.h"
+#include "../common/device.h"
 #include "map.h"
 
 #define S2_POISON 0xDEADBEEFu
@@ -249,7 +250,7 @@ static unsigned long long s2_check_matrix(const void *mat, uint32_t n, int what,
 {
     unsigned long long wrong = 0;
     CHECK_CUDA(cudaMemset(d_wrong, 0, sizeof wrong));
-    k_check_matrix<<<132 * 16, 256>>>((const uint32_t *)mat, n, what, strict, p, d_wrong);
+    k_check_matrix<<<GRID_STRIDE_BLOCKS(16), 256>>>((const uint32_t *)mat, n, what, strict, p, d_wrong);
     CHECK_LAUNCH();
     CHECK_CUDA(cudaMemcpy(&wrong, d_wrong, sizeof wrong, cudaMemcpyDeviceToHost));
     return wrong;

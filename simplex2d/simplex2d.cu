@@ -85,7 +85,7 @@ static __global__ void k_fill_words(uint32_t *a, size_t n, uint32_t v)
 }
 static void poison(uint32_t *d, uint32_t n)
 {
-    k_fill_words<<<132 * 16, 256>>>(d, (size_t)n * n, S2_POISON);
+    k_fill_words<<<GRID_STRIDE_BLOCKS(16), 256>>>(d, (size_t)n * n, S2_POISON);
     CHECK_LAUNCH();
 }
 
@@ -435,7 +435,7 @@ int main(int argc, char **argv)
         struct fillctx { uint4 *p; size_t n16; } fc = {(uint4 *)x.d_mat, (size_t)(bytes / 16)};
         auto fill = [](void *p, cudaStream_t st) {
             struct fillctx *f = (struct fillctx *)p;
-            k_fill<<<132 * 8, 256, 0, st>>>(f->p, f->n16, 7u);
+            k_fill<<<GRID_STRIDE_BLOCKS(8), 256, 0, st>>>(f->p, f->n16, 7u);
         };
         bench_stats sf = bench_gpu(fill, &fc, x.st, c.warmup, c.reps, c.batch);
         double fill_gbs = bytes / (sf.median * 1e-3) / 1e9;

@@ -151,7 +151,7 @@ static unsigned long long run_check_elems(const run_ctx *c, int what, uint64_t g
 {
     unsigned long long wrong = 0;
     CHECK_CUDA(cudaMemsetAsync(d_wrong, 0, sizeof wrong, s));
-    k_check_elems<<<132 * 16, 256, 0, s>>>(c->p, c->a.out, what, guard_end, d_wrong);
+    k_check_elems<<<GRID_STRIDE_BLOCKS(16), 256, 0, s>>>(c->p, c->a.out, what, guard_end, d_wrong);
     CHECK_LAUNCH();
     CHECK_CUDA(cudaMemcpyAsync(&wrong, d_wrong, sizeof wrong, cudaMemcpyDeviceToHost, s));
     CHECK_CUDA(cudaStreamSynchronize(s));
@@ -377,7 +377,7 @@ int main(int argc, char **argv)
         fill_ctx fc = {(uint4 *)d_out, n16};
         bench_stats st = bench_gpu([](void *v, cudaStream_t st) {
             fill_ctx *f = (fill_ctx *)v;
-            k_fill16<<<132 * 8, 256, 0, st>>>(f->a, f->n16);
+            k_fill16<<<GRID_STRIDE_BLOCKS(8), 256, 0, st>>>(f->a, f->n16);
         }, &fc, s, c.warmup, c.reps, 0);
         ceiling = n16 * 16.0 / (st.median * 1e-3) / 1e9;
         datfile_meta(&d, "write_ceiling", "%.0f GB/s (16-byte stores over %.2f GiB on this GPU)", ceiling, out_bytes / 1073741824.0);

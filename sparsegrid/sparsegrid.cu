@@ -76,7 +76,7 @@ static void run_fused(void *p, cudaStream_t s)
 static void run_copy(void *p, cudaStream_t s)
 {
     run_ctx *c = (run_ctx *)p;
-    k_copy<<<132 * 8, 256, 0, s>>>(c->d_in, c->d_out, c->nt * c->g->size);
+    k_copy<<<GRID_STRIDE_BLOCKS(8), 256, 0, s>>>(c->d_in, c->d_out, c->nt * c->g->size);
     CHECK_LAUNCH();
 }
 /* upload, transform, download (the thesis's version B includes the transfers) */

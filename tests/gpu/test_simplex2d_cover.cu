@@ -34,7 +34,7 @@ static unsigned long long device_first_wrong(int map, uint32_t limit)
     unsigned long long *d, h = ~0ull;
     CHECK_CUDA(cudaMalloc(&d, sizeof h));
     CHECK_CUDA(cudaMemcpy(d, &h, sizeof h, cudaMemcpyHostToDevice));
-    k_first_wrong<<<132 * 8, 256>>>(map, limit, d);
+    k_first_wrong<<<GRID_STRIDE_BLOCKS(8), 256>>>(map, limit, d);
     CHECK_LAUNCH();
     CHECK_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaFree(d));
