@@ -44,9 +44,11 @@ RESDIR := results
 RUNFLAGS :=
 endif
 
-# Rebuild when the flags change (ARCH=, DEBUG=, EXTRA_NVCCFLAGS=): .flags holds the last ones.
+# Rebuild when the flags (ARCH=, DEBUG=, EXTRA_NVCCFLAGS=) or the git revision change, so the
+# revision and flags a program writes into its .dat files are those it was built from.
 FLAGSTAMP := .flags
-$(shell echo '$(NVCCFLAGS)' | cmp -s - $(FLAGSTAMP) 2>/dev/null || echo '$(NVCCFLAGS)' > $(FLAGSTAMP))
+BUILD_ID := $(NVCCFLAGS) rev=$(GIT_REV)
+$(shell echo '$(BUILD_ID)' | cmp -s - $(FLAGSTAMP) 2>/dev/null || echo '$(BUILD_ID)' > $(FLAGSTAMP))
 
 # (.flags is written at parse time, after make cached the directory: give it a no-op rule)
 $(FLAGSTAMP):
