@@ -106,6 +106,26 @@ static void fail(env *e, const char *what)
     DIE("verification failed: %s", what);
 }
 
+/* One direction of the GPU check: version B and every fused variant transform d_src into a
+ * poisoned (NaN) d_dst, and each result must equal the CPU's ref bitwise. */
+static void verify_gpu_direction(env *e, sg_b *b, sg_fused *const *fv, const char *const *fnames, int nf,
+                                 long long nt, const float *d_src, float *d_dst, int inverse, const float *ref,
+                                 float *h_gpu, long long n)
+{
+    size_t bytes = sizeof(float) * n;
+    char what[160];
+    for (int impl = 0; impl <= nf; impl++) { /* the last leaves its result in d_dst */
+        CHECK_CUDA(cudaMemset(d_dst, 0xFF, bytes)); /* poison: NaN */
+        if (impl == 0) sg_b_run(b, d_src, d_dst, nt, inverse, e->s);
+        else sg_fused_run(fv[impl - 1], d_src, d_dst, nt, inverse, e->s);
+        CHECK_CUDA(cudaStreamSynchronize(e->s));
+        CHECK_CUDA(cudaMemcpy(h_gpu, d_dst, bytes, cudaMemcpyDeviceToHost));
+        snprintf(what, sizeof what, "%s %s, Nt=%lld", impl ? fnames[impl - 1] : "gpu_thesis",
+                 inverse ? "dehierarchization" : "hierarchization", nt);
+        if (verify_exact(h_gpu, ref, n, sizeof(float), what)) fail(e, what);
+    }
+}
+
 /* The correctness run of one configuration: CPU tuned vs references, version B and the nf
  * fused variants fv[] (names fnames[]; both directions) vs the CPU.  h_cpu receives the
  * CPU hierarchization of h_in, d_out the GPU's (of the last variant). */
@@ -115,7 +135,6 @@ static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *const *fv
 {
     long long n = nt * g->size;
     size_t bytes = sizeof(float) * n;
-    char what[160];
     if (sg_cpu_tuned(h_in, h_cpu, nt, g, 0, e->threads)) DIE("out of host memory");
     if (full_ref) { /* every tile against the scalar float reference; tile 0 against double */
         float *t = (float *)malloc(sizeof(float) * g->size);
@@ -136,15 +155,7 @@ static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *const *fv
         free(td);
     }
     CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
-    for (int impl = 0; impl <= nf; impl++) { /* the last leaves the surpluses in d_out */
-        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes)); /* poison: NaN */
-        if (impl == 0) sg_b_run(b, d_in, d_out, nt, 0, e->s);
-        else sg_fused_run(fv[impl - 1], d_in, d_out, nt, 0, e->s);
-        CHECK_CUDA(cudaStreamSynchronize(e->s));
-        CHECK_CUDA(cudaMemcpy(h_gpu, d_out, bytes, cudaMemcpyDeviceToHost));
-        snprintf(what, sizeof what, "%s hierarchization, Nt=%lld", impl ? fnames[impl - 1] : "gpu_thesis", nt);
-        if (verify_exact(h_gpu, h_cpu, n, sizeof(float), what)) fail(e, what);
-    }
+    verify_gpu_direction(e, b, fv, fnames, nf, nt, d_in, d_out, 0, h_cpu, h_gpu, n); /* surpluses left in d_out */
     /* dehierarchization of the surpluses: bitwise vs the CPU, and back to the input */
     if (sg_cpu_tuned(h_cpu, h_tmp, nt, g, 1, e->threads)) DIE("out of host memory");
     double maxu = 0, err = 0;
@@ -154,15 +165,7 @@ static void verify_config(env *e, const sg_geom *g, sg_b *b, sg_fused *const *fv
         err = fmax(err, fabs(h_tmp[i] - h_in[i]));
     }
     if (err > ROUNDTRIP_TOL * maxu) fail(e, "round trip dehierarchize(hierarchize(u)) != u");
-    for (int impl = 0; impl <= nf; impl++) {
-        CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
-        if (impl == 0) sg_b_run(b, d_out, d_back, nt, 1, e->s);
-        else sg_fused_run(fv[impl - 1], d_out, d_back, nt, 1, e->s);
-        CHECK_CUDA(cudaStreamSynchronize(e->s));
-        CHECK_CUDA(cudaMemcpy(h_gpu, d_back, bytes, cudaMemcpyDeviceToHost));
-        snprintf(what, sizeof what, "%s dehierarchization, Nt=%lld", impl ? fnames[impl - 1] : "gpu_thesis", nt);
-        if (verify_exact(h_gpu, h_tmp, n, sizeof(float), what)) fail(e, what);
-    }
+    verify_gpu_direction(e, b, fv, fnames, nf, nt, d_out, d_back, 1, h_tmp, h_gpu, n);
 }
 
 static void note_spread(env *e, const char *label, bench_stats st)
