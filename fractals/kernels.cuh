@@ -43,17 +43,25 @@
 
 /* ---- maps --------------------------------------------------------------------------- */
 
+/* A map's launch: the map kind recorded in its fractal_launch, gx x gy blocks of rho x rho
+ * threads (shared by every Map's make(); bb passes its (n/rho)^2 grid). */
+template <class M>
+static M fractal_map_make(const fractal_launch &L, int kind, uint32_t gx, uint32_t gy)
+{
+    M m;
+    m.L = L;
+    m.L.map = kind;
+    m.grid = dim3(gx, gy);
+    m.block = dim3(L.rho, L.rho);
+    return m;
+}
+
 struct bb_map {
     fractal_launch L;
     dim3 grid, block;
     static bb_map make(const fractal_launch &L)
     {
-        bb_map m;
-        m.L = L;
-        m.L.map = FRACTAL_MAP_BB;
-        m.grid = dim3(L.n / L.rho, L.n / L.rho);
-        m.block = dim3(L.rho, L.rho);
-        return m;
+        return fractal_map_make<bb_map>(L, FRACTAL_MAP_BB, L.n / L.rho, L.n / L.rho);
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
@@ -66,12 +74,7 @@ struct lambda_map_t {
     dim3 grid, block;
     static lambda_map_t make(const fractal_launch &L)
     {
-        lambda_map_t m;
-        m.L = L;
-        m.L.map = FRACTAL_MAP_LAMBDA;
-        m.grid = dim3(L.gx, L.gy);
-        m.block = dim3(L.rho, L.rho);
-        return m;
+        return fractal_map_make<lambda_map_t>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
@@ -94,12 +97,7 @@ struct lambda_thread_map {
     dim3 grid, block;
     static lambda_thread_map make(const fractal_launch &L)
     {
-        lambda_thread_map m;
-        m.L = L;
-        m.L.map = FRACTAL_MAP_LAMBDA;
-        m.grid = dim3(L.gx, L.gy);
-        m.block = dim3(L.rho, L.rho);
-        return m;
+        return fractal_map_make<lambda_thread_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
