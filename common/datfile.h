@@ -33,6 +33,7 @@
 #include <time.h>
 #include "check.h"
 #include "args.h"
+#include "host.h"
 
 #ifndef COMMON_GIT_REV
 #define COMMON_GIT_REV "unknown"
@@ -150,6 +151,9 @@ static inline void datfile_open(datfile *d, const char *dir, const char *name, c
     datfile_meta(d, "git", "%s", COMMON_GIT_REV);
     datfile_meta(d, "date", "%s", date);
     datfile_meta(d, "gpu", "%s", m->gpu ? m->gpu : "none");
+    char host[256];
+    host_describe(host, sizeof host);
+    datfile_meta(d, "host", "%s", host);
     datfile_meta(d, "flags", "%s", COMMON_BUILD_FLAGS);
     datfile_meta(d, "timing", "warmup=%d reps=%d batch=%s", m->warmup, m->reps,
                  m->batch ? "fixed (see --batch)" : "auto (batch column)");
