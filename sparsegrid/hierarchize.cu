@@ -8,8 +8,9 @@
  * kernel (lines longer than 65 points: the point-code fused kernel; the one-buffer fused
  * kernel, or the thesis-style one, when a tile does not fit in shared memory) and exits 77 when
  * there is no usable GPU.  Bad dims, a file whose size is not T * prod(Ni) * 4 bytes, a
- * missing input: one line, exit 2, and the output file is not created (it is written to
- * FILE.tmp and renamed only when complete). */
+ * missing input, an --out that is the input or cannot be written (common/fileio.h), input
+ * holding NaN or Inf (unless --allow-nonfinite): one line, exit 2, and the output file is
+ * not created (it is written to FILE.tmp and renamed only when complete). */
 #include <errno.h>
 #include <omp.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 #include "../common/device.h"
 #include "../common/args.h"
 #include "../common/bench.h"
+#include "../common/fileio.h"
 #include "hierarchize.h"
 #include "kernels.cuh"
 
@@ -24,7 +26,7 @@ int main(int argc, char **argv)
 {
     const char *dims = NULL, *in = NULL, *out = NULL, *backend = "cpu";
     long long tiles = 0;
-    int inverse = 0, threads = 0, device = 0, quiet = 0;
+    int inverse = 0, threads = 0, device = 0, quiet = 0, allow_nonfinite = 0;
     arg_opt opts[] = {
         {"dims", ARG_STR, &dims, "points per dimension, N0xN1x... (each 2^l + 1, N0 fastest)", 0, 0, NULL},
         {"tiles", ARG_LONG, &tiles, "number of tiles T in the file", 1, 9.0e18, NULL},
@@ -35,6 +37,8 @@ int main(int argc, char **argv)
         {"threads", ARG_INT, &threads, "cpu: OpenMP threads (0: all processors)", 0, 1024, NULL},
         {"device", ARG_INT, &device, "gpu: CUDA device index", 0, 63, NULL},
         {"quiet", ARG_FLAG, &quiet, "no summary line on stderr", 0, 0, NULL},
+        {"allow-nonfinite", ARG_FLAG, &allow_nonfinite,
+         "accept NaN/Inf input values (they spread to their hierarchical neighbours)", 0, 0, NULL},
     };
     const char *usage = "hierarchize --dims=N0xN1x... --tiles=T --in=FILE --out=FILE [--inverse] [--backend=cpu|gpu]";
     args_parse(argc, argv, opts, ARGS_COUNT(opts), usage,
@@ -54,18 +58,23 @@ int main(int argc, char **argv)
     if ((unsigned long long)sb.st_size != want)
         DIE_USAGE("--in=%s has %lld bytes; %lld tiles of %s float32 need %llu", in, (long long)sb.st_size, tiles, dims,
                   want);
-    if (!strcmp(in, out)) DIE_USAGE("--out must differ from --in");
-    struct stat so;
-    if (!stat(out, &so)) { /* an existing --out: a regular file other than --in (also through links, ./, ../) */
-        if (!S_ISREG(so.st_mode)) DIE_USAGE("--out=%s exists and is not a regular file", out);
-        if (so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) DIE_USAGE("--out=%s is the same file as --in=%s", out, in);
-    }
+    const char *ins[] = {in};
+    fileio_check_out(out, ins, 1); /* not --in under another name, not a directory, writable */
     FILE *fi = fopen(in, "rb");
     if (!fi) DIE_USAGE("cannot open --in=%s: %s", in, strerror(errno));
     float *h = (float *)malloc(want ? want : 1);
     if (!h) DIE("cannot allocate %llu bytes of host memory", want);
     if (fread(h, 1, want, fi) != want) DIE("short read from %s", in);
     fclose(fi);
+    /* NaN/Inf would spread silently to every point that has it as a hierarchical neighbour */
+    long long bad = 0, first = -1;
+    if (!allow_nonfinite) {
+        for (long long i = 0; i < n; i++)
+            if (!isfinite(h[i])) { if (first < 0) first = i; bad++; }
+        if (bad)
+            DIE_USAGE("--in=%s holds %lld non-finite values (NaN/Inf), the first at value %lld (tile %lld, point %lld); "
+                      "--allow-nonfinite accepts them", in, bad, first, first / g.size, first % g.size);
+    }
 
     double t0 = bench_now_ms();
     if (!strcmp(backend, "cpu")) {

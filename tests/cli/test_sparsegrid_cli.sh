@@ -59,6 +59,22 @@ for o in "$tmp/./one33.raw" "$tmp/outdir"; do
   ls "$o".tmp >/dev/null 2>&1 && { echo "FAILED: temporary output left for --out=$o"; fail=1; }
 done
 
+# non-finite input (issue 16): refused with the count and the first position (exit 2, no
+# output), accepted only with --allow-nonfinite; an all-NaN file too
+{ head -c 400 "$tmp/one33.raw"; printf '\000\000\300\177'; head -c 2000 "$tmp/one33.raw" | tail -c 1596;
+  printf '\000\000\200\177'; head -c 4356 "$tmp/one33.raw" | tail -c 2352; } > "$tmp/nan.raw"   # NaN at 100, +Inf at 500
+[ "$(stat -c %s "$tmp/nan.raw")" = 4356 ] || { echo "FAILED: test input nan.raw has the wrong size"; fail=1; }
+rm -f "$tmp/nan.out"
+msg=$(expect 2 "$prog" --dims=33x33 --tiles=1 --in="$tmp/nan.raw" --out="$tmp/nan.out")
+printf '%s\n' "$msg" | grep -q '^error: .*2 non-finite.*value 100 ' || { echo "FAILED: non-finite input not reported (count 2, first 100): $msg"; fail=1; }
+[ "$(lines "$msg")" -eq 1 ] || { echo "FAILED: more than one line for non-finite input"; fail=1; }
+[ -e "$tmp/nan.out" ] && { echo "FAILED: output written for non-finite input"; fail=1; }
+for ((i = 0; i < 1089; i++)); do printf '\000\000\300\177'; done > "$tmp/allnan.raw"
+msg=$(expect 2 "$prog" --dims=33x33 --tiles=1 --in="$tmp/allnan.raw" --out="$tmp/nan.out")
+printf '%s\n' "$msg" | grep -q '^error: .*1089 non-finite.*value 0 ' || { echo "FAILED: all-NaN input not reported: $msg"; fail=1; }
+expect 0 "$prog" --dims=33x33 --tiles=1 --in="$tmp/nan.raw" --out="$tmp/nan.out" --allow-nonfinite --quiet >/dev/null
+[ -f "$tmp/nan.out" ] || { echo "FAILED: --allow-nonfinite wrote no output"; fail=1; }
+
 # constant tiles: d-linear, so only the corners keep a (unit) surplus
 : > "$tmp/ones.raw"
 for ((i = 0; i < 2 * 1089; i++)); do printf '\000\000\200\077'; done > "$tmp/ones.raw"
