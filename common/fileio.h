@@ -113,7 +113,7 @@ static inline char *fileio_read_line(FILE *f, char *buf, size_t size, long long 
     if (size < 2) DIE("fileio_read_line: buffer of %zu bytes", size);
     while ((c = getc(f)) != EOF) {
         if (c == '\n') break;
-        if (c == '\0') DIE_USAGE("%s:%lld: binary data (a NUL byte; not a text file)", path, *line_no + 1);
+        if (c == '\0') DIE_USAGE("%s:%lld: NUL byte (binary data, not a text file)", path, *line_no + 1);
         if (len == size - 1) DIE_USAGE("%s:%lld: line too long (> %zu bytes)", path, *line_no + 1, size - 1);
         buf[len++] = (char)c;
     }

@@ -10,14 +10,18 @@
  * the cell containing the finest-level cell just across each face at the cell's lower-left
  * end (Listing 2); at the domain boundary the cell itself.
  * Bad input (malformed line, cell outside the domain, overlapping cells, a hole, a hash
- * table too large): one line naming the line number, exit 2, FILE not created.  The output
- * is written to FILE.tmp and renamed, so FILE never exists half-written.
+ * table too large, a file over --max-mb, a line over 4095 bytes, binary data such as
+ * /dev/zero): one line naming the line number, exit 2, FILE not created.  FILE must not be
+ * MESH (also not through ./, a symlink or a hard link), a directory or a device, and its
+ * directory must be writable (common/fileio.h), all checked before anything is read.  The
+ * output is written to FILE.tmp and renamed, so FILE never exists half-written.
  * --backend=cpu needs no GPU; --backend=gpu exits 77 (SKIP) when there is none. */
 #include <errno.h>
 #include <sys/stat.h>
 #include "../common/check.h"
 #include "../common/device.h"
 #include "../common/args.h"
+#include "../common/fileio.h"
 #include "gen.h"
 #include "hash.h"
 #include "meshio.h"
@@ -51,24 +55,24 @@ int main(int argc, char **argv)
 {
     const char *in = "", *out = "", *backend = "cpu";
     int device = 0;
+    long long max_mb = 4096;
     arg_opt opts[] = {
         {"in", ARG_STR, &in, "mesh file (amr2d NX NY LEVMAX, then 'i j level' per cell)", 0, 0, NULL},
         {"out", ARG_STR, &out, "output file: 'left right bottom top' per cell", 0, 0, NULL},
         {"backend", ARG_CHOICE, &backend, "where the hash runs", 0, 0, "cpu gpu"},
         {"device", ARG_INT, &device, "CUDA device index (--backend=gpu)", 0, 63, NULL},
+        {"max-mb", ARG_LONG, &max_mb, "largest mesh file read, in MB (10^6 bytes)", 1, 1000000, NULL},
     };
     const char *usage = "neighbors --in=MESH --out=FILE [--backend=cpu|gpu]";
     args_parse(argc, argv, opts, ARGS_COUNT(opts), usage,
                "Face neighbours of a 2D AMR mesh by perfect spatial hashing (Listing 2 of Robey et al.).");
-    if (!*in || !*out) {
-        fprintf(stderr, "error: --in and --out are required\nusage: %s   (--help lists the options)\n", usage);
-        return 2;
-    }
-    /* the output's problems are bad input too (exit 2), found before any work is done */
+    if (!*in || !*out) DIE_USAGE("--in and --out are required (usage: %s)", usage);
+    /* the input's and output's problems are bad input too (exit 2), found before any work */
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp) DIE_USAGE("--out path too long");
-    struct stat st;
-    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) DIE_USAGE("--out=%s is a directory", out);
+    const char *ins[] = {in, tmp};
+    fileio_check_size(in, max_mb * 1000000);
+    fileio_check_out(out, ins, 2);
     int gpu = !strcmp(backend, "gpu");
     if (gpu) device_require(device, 7, 5);
 
@@ -82,7 +86,6 @@ int main(int argc, char **argv)
         DIE_USAGE("%s", err);
     }
     fclose(f);
-    if (meshio_table_fits(&m, in, err, sizeof err)) DIE_USAGE("%s", err);
     long W = amr_width(&m), H = amr_height(&m);
     int *t = (int *)malloc(sizeof(int) * (size_t)(W * H));
     if (!t) DIE_USAGE("%s:1: cannot allocate the finest-level hash table (%ld x %ld buckets)", in, W, H);
