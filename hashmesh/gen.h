@@ -83,6 +83,38 @@ static inline void keys1d_generate(keys1d *k, long n, double dmin, double dmax, 
 }
 static inline void keys1d_free(keys1d *k) { free(k->x); k->x = NULL; }
 
+/* Clustered 1D keys (issue 12: non-uniform data): gaps dmin * floor(u^(-1/alpha)), u uniform
+ * in (0, 1] -- a Pareto (heavy-tailed) gap, >= dmin, mostly dmin or 2 dmin with rare huge
+ * jumps; alpha <= 1 has no finite mean, so the span (max - min) and with it the perfect table
+ * m = span / dmin + 1 grows faster than n.  Keys are integer multiples of dmin (exact doubles;
+ * a gap is capped so that the span stays below 2^50 dmin).  Shuffled. */
+#define KEYS_MAX_SPAN_LOG2 50
+static inline void keys1d_clustered(keys1d *k, long n, double dmin, double alpha, uint64_t seed)
+{
+    uint64_t s = seed * 0x2545F4914F6CDD1Dull + 5;
+    k->n = n;
+    k->x = (double *)gen_alloc(sizeof(double) * (size_t)n);
+    k->dmin = dmin;
+    double cap = ldexp(1.0, KEYS_MAX_SPAN_LOG2) / (double)(n > 1 ? n : 1); /* per-gap cap, in units of dmin */
+    double x = 0.0, last = 0.0;
+    for (long i = 0; i < n; i++) {
+        k->x[i] = last = x * dmin;
+        double u = 1.0 - rng_unit(&s); /* (0, 1] */
+        double g = floor(pow(u, -1.0 / alpha));
+        if (g > cap) g = floor(cap);
+        x += g < 1 ? 1 : g;
+    }
+    k->xmin = 0.0;
+    k->xmax = last;
+    k->m = (long)((k->xmax - k->xmin) / dmin) + 1;
+    for (long i = n - 1; i > 0; i--) {
+        long r = rng_below(&s, i + 1);
+        double t = k->x[i];
+        k->x[i] = k->x[r];
+        k->x[r] = t;
+    }
+}
+
 /* ---------- 2D AMR mesh (sec. 3.1 and 3.2) ---------- */
 typedef struct {
     int nx, ny, levmax; /* coarse cells in x and y, finest level */
@@ -166,6 +198,52 @@ static inline void amr_generate(amr_mesh *m, int nx, int ny, int levmax, double 
                 }
         }
     free(L);
+    amr_shuffle(m, &s);
+}
+
+/* A mesh refined towards one corner (issue 12: where the perfect table blows up): a side x
+ * side coarse mesh; a cell (i, j) at level l < levmax is refined when i^2 + j^2 < radius^2
+ * (in level-l cells from the corner (0, 0)), so every level adds about (pi/4) radius^2 x 3
+ * cells while the finest grid, and the perfect table, grows 4x per level.  radius >= 2 keeps
+ * the mesh 2:1 balanced (a level-l region spans radius level-l cells, the next one half that).
+ * Shuffled with `seed`. */
+static inline void amr_corner_generate(amr_mesh *m, int side, int levmax, int radius, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 13;
+    long r2 = (long)radius * radius, n = 0;
+    /* count first: level l holds the children of the refined level l-1 cells */
+    long refined = 0; /* refined cells at the previous level */
+    for (int l = 0; l <= levmax; l++) {
+        long cells = l == 0 ? (long)side * side : 4 * refined, ref = 0;
+        long ext = l == 0 ? side : (long)side << l; /* level-l cells per row */
+        if (l < levmax) /* refined cells at level l: i^2 + j^2 < r2 inside the domain */
+            for (long j = 0; j < radius && j < ext; j++)
+                for (long i = 0; i < radius && i < ext; i++) ref += i * i + j * j < r2;
+        n += cells - ref;
+        refined = ref;
+    }
+    m->nx = m->ny = side;
+    m->levmax = levmax;
+    amr_alloc(m, n);
+    long k = 0;
+    for (int l = 0; l <= levmax; l++) {
+        long ext = (long)side << l;
+        /* level-l cells that exist: inside the refined region of level l-1 (l > 0) or all (l = 0) */
+        long jmax = l == 0 ? ext : 2L * radius < ext ? 2L * radius : ext;
+        for (long j = 0; j < jmax; j++)
+            for (long i = 0; i < (l == 0 ? ext : jmax); i++) {
+                if (l > 0 && (i / 2) * (i / 2) + (j / 2) * (j / 2) >= r2) continue; /* parent not refined */
+                if (l < levmax && i * i + j * j < r2) continue;                     /* refined further */
+                m->i[k] = (int)i;
+                m->j[k] = (int)j;
+                m->lev[k] = l;
+                k++;
+            }
+    }
+    if (k != n) {
+        fprintf(stderr, "error: amr_corner_generate counted %ld cells, made %ld\n", n, k);
+        exit(1);
+    }
     amr_shuffle(m, &s);
 }
 
