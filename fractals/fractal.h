@@ -328,6 +328,49 @@ static inline HD void nbb_fast_lambda(const nbb_fast *F, int rb, uint32_t wx, ui
     *by = yx + yy;
 }
 
+/* b^e (b^e < 2^32) by repeated squaring: O(log e) multiplications. */
+static inline HD uint32_t fractal_pow_sq(uint32_t b, uint32_t e)
+{
+    uint32_t p = 1;
+    while (e) {
+        if (e & 1u) p *= b;
+        b *= b;
+        e >>= 1;
+    }
+    return p;
+}
+
+/* The parallel lambda of section 4 ("O(log log n_b) time with Theta(log n_b / log log n_b)
+ * threads"): the rb terms Delta^mu of eqs. 4-6 are independent, so thread mu computes one:
+ *   beta_mu = (w / k^(ceil(mu/2) - 1)) mod k, w = wx for odd mu, wy for even (eq. 1),
+ *   Delta^mu = (tau_x, tau_y)[beta_mu] s^(mu-1) (eqs. 2-3),
+ * with both powers by squaring (O(log mu) = O(log log n_b) steps) and one 32-bit division;
+ * the threads then add their terms (eqs. 5-6) in a tree (O(log rb) = O(log log n_b)).  The
+ * kernels' lambda_par_map does the adding with one warp reduction. */
+static inline HD void lambda_par_term(const nbb_fast *F, int mu, uint32_t wx, uint32_t wy, uint32_t *dx, uint32_t *dy)
+{
+    uint32_t w = (mu & 1) ? wx : wy;
+    uint32_t q = w / fractal_pow_sq(F->k, (uint32_t)(mu + 1) / 2u - 1u);
+    uint32_t beta = q - fractal_udiv(q, F->magic_k) * F->k; /* eq. 1 */
+    uint32_t sp = fractal_pow_sq(F->s, (uint32_t)mu - 1u);  /* eq. 3 */
+    *dx = ((F->hx >> (2 * beta)) & 3u) * sp;                /* eq. 2 */
+    *dy = ((F->hy >> (2 * beta)) & 3u) * sp;
+}
+
+/* The combine step written serially (host tests; the device adds in a warp reduction). */
+static inline HD void lambda_par(const nbb_fast *F, int rb, uint32_t wx, uint32_t wy, uint32_t *bx, uint32_t *by)
+{
+    uint32_t sx = 0, sy = 0;
+    for (int mu = 1; mu <= rb; mu++) {
+        uint32_t dx, dy;
+        lambda_par_term(F, mu, wx, wy, &dx, &dy);
+        sx += dx;
+        sy += dy;
+    }
+    *bx = sx;
+    *by = sy;
+}
+
 /* ---- launches ---------------------------------------------------------------------- */
 
 typedef enum { FRACTAL_MAP_BB = 0, FRACTAL_MAP_LAMBDA = 1 } fractal_map_kind;

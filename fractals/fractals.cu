@@ -70,6 +70,59 @@ static void layout(const fractal_launch *L, const nbb_fractal *f, const char *ma
                 }
 }
 
+/* Figs. 4 and 5 of the thesis as data: every thread of the bb and the lambda launch, with
+ * its place in the parallel space (px, py) = (block * rho + thread), the cell it maps to
+ * (x, y), its block and whether it works.  Default: Fig. 5's Sierpinski triangle (r = 6,
+ * rho = 8), Fig. 4's Vicsek and the carpet (r = 3, rho = 3); --fractal/--r/--rho override. */
+static int write_layouts(const nbb_fractal *one, int r, uint32_t rho_opt, const common_opts *c, int argc, char **argv)
+{
+    static const char *const FIG[] = {"sierpinski-triangle", "vicsek", "sierpinski-carpet"};
+    const nbb_fractal *fs[FRACTAL_COUNT];
+    int nf = 0, lv[FRACTAL_COUNT];
+    uint32_t rh[FRACTAL_COUNT];
+    char err[256];
+    if (one) fs[nf++] = one;
+    else
+        for (int i = 0; i < 3; i++) fs[nf++] = fractal_by_name(FIG[i]);
+    for (int i = 0; i < nf; i++) { /* validate before the data file is opened */
+        lv[i] = r >= 0 ? r : fs[i]->s == 2 ? 6 : 3;
+        rh[i] = rho_opt ? rho_opt : fs[i]->s == 2 ? 8u : (uint32_t)fs[i]->s;
+        fractal_launch L;
+        for (int map = 0; map < 2; map++) {
+            if (fractal_launch_init(&L, fs[i], lv[i], rh[i], (fractal_map_kind)map, err, sizeof err)) DIE_USAGE("%s", err);
+            if (fractal_launch_threads(&L) > MAX_LAYOUT_THREADS)
+                DIE_USAGE("--layouts: %llu threads is too many rows; choose a smaller --r", (unsigned long long)fractal_launch_threads(&L));
+        }
+    }
+    common_opts hc = *c;
+    hc.warmup = hc.reps = 0;
+    dat_meta m = dat_meta_of("fractals", "thread layouts of bb and lambda (thesis Figs. 4 and 5)", argc, argv,
+                             "none (computed on the host)", &hc);
+    datfile d;
+    datfile_open(&d, c->out, "fractals_layout.dat", &m);
+    datfile_meta(&d, "columns", "one row per launched thread: (px, py) = its place in the parallel space (block * rho + "
+                                "thread), (x, y) = the cell it maps to (x column, y row), block = by * gx + bx, works = 1 "
+                                "if (x, y) is a fractal cell it handles");
+    datfile_columns(&d, "fractal r n rho map px py x y block works");
+    for (int i = 0; i < nf; i++)
+        for (int map = 0; map < 2; map++) {
+            fractal_launch L;
+            fractal_launch_init(&L, fs[i], lv[i], rh[i], (fractal_map_kind)map, err, sizeof err); /* valid: checked */
+            for (uint32_t by = 0; by < L.gy; by++)
+                for (uint32_t bx = 0; bx < L.gx; bx++)
+                    for (uint32_t ty = 0; ty < L.rho; ty++)
+                        for (uint32_t tx = 0; tx < L.rho; tx++) {
+                            uint32_t x, y;
+                            int works = fractal_launch_cell(&L, bx, by, tx, ty, &x, &y);
+                            datfile_row(&d, "%s %d %u %u %s %u %u %u %u %llu %d", fs[i]->name, L.r, L.n, L.rho,
+                                        map ? "lambda" : "bb", bx * L.rho + tx, by * L.rho + ty, x, y,
+                                        (unsigned long long)by * L.gx + bx, works);
+                        }
+        }
+    datfile_commit(&d);
+    return 0;
+}
+
 /* Levels a sweep covers for f: from the smallest with n >= rho to the largest whose n*n
  * array fits max_cells (and FRACTAL_MAX_N). */
 static int max_level(const nbb_fractal *f, uint64_t max_cells)
@@ -84,7 +137,7 @@ static int max_level(const nbb_fractal *f, uint64_t max_cells)
 
 typedef struct {
     const char *name;
-    int kind; /* 0 bb, 1 lambda (per block), 2 lambda-thread */
+    int kind; /* 0 bb, 1 lambda (per block), 2 lambda-thread, 3 lambda-par */
 } map_choice;
 
 /* One (map, launch) measurement: check, then time.  Returns 0 and fills st, or exits. */
@@ -104,12 +157,13 @@ int main(int argc, char **argv)
     snprintf(fractal_choices, sizeof fractal_choices, "all %s", names);
     const char *fractal = "all", *test = "sw", *map = "all";
     int r = -1, rmax = -1, describe_mode = 0, draw_mode = 0, layout_mode = 0, ratios_mode = 0, shapes_mode = 0;
+    int layouts_mode = 0;
     long long rho_opt = 0, max_cells = 0;
     arg_opt opts[] = {
         COMMON_ARGS(c),
         {"fractal", ARG_CHOICE, &fractal, "fractal of Table 1 (all: every one)", 0, 0, fractal_choices},
         {"test", ARG_CHOICE, &test, "work after the map (section 6)", 0, 0, "sw rd ca"},
-        {"map", ARG_CHOICE, &map, "thread map(s)", 0, 0, "all bb lambda lambda-thread"},
+        {"map", ARG_CHOICE, &map, "thread map(s)", 0, 0, "all bb lambda lambda-thread lambda-par"},
         {"r", ARG_INT, &r, "fractal level (-1: sweep every level that fits)", -1, 30, NULL},
         {"rmax", ARG_INT, &rmax, "largest level of the sweep (-1: by --max-cells)", -1, 30, NULL},
         {"rho", ARG_LONG, &rho_opt, "block side rho, a power of s (0: 8 16 32 / 9 27 / 4 16)", 0, 1 << 20, NULL},
@@ -117,6 +171,7 @@ int main(int argc, char **argv)
         {"describe", ARG_FLAG, &describe_mode, "print k, s, H and the Hausdorff dimension (no GPU)", 0, 0, NULL},
         {"draw", ARG_FLAG, &draw_mode, "print the fractal at level --r as ASCII (no GPU)", 0, 0, NULL},
         {"layout", ARG_FLAG, &layout_mode, "print `x y block thread` of every working thread (no GPU)", 0, 0, NULL},
+        {"layouts", ARG_FLAG, &layouts_mode, "write fractals_layout.dat: every thread of bb and lambda (Figs. 4/5; no GPU)", 0, 0, NULL},
         {"ratios", ARG_FLAG, &ratios_mode, "write fractals_ratio.dat: bb/lambda parallel space and memory (no GPU)", 0, 0, NULL},
         {"shapes", ARG_FLAG, &shapes_mode, "write fractals_shapes.dat: cells of each fractal at a small level (no GPU)", 0, 0, NULL},
     };
@@ -126,6 +181,8 @@ int main(int argc, char **argv)
                "fractals: sierpinski-triangle candelabra h-fractal candy sierpinski-carpet x-fractal vicsek\n"
                "          empty-bottles cantor-dust");
     common_opts_finish(&c);
+    if (describe_mode + draw_mode + layout_mode + layouts_mode + ratios_mode + shapes_mode > 1)
+        DIE_USAGE("--describe, --draw, --layout, --layouts, --ratios and --shapes are exclusive: choose one");
     int all = !strcmp(fractal, "all");
     const nbb_fractal *one = all ? NULL : fractal_by_name(fractal);
     int test_id = !strcmp(test, "sw") ? FRACTAL_SW : !strcmp(test, "rd") ? FRACTAL_RD : FRACTAL_CA;
@@ -162,6 +219,7 @@ int main(int argc, char **argv)
         layout(&L, one, map);
         return 0;
     }
+    if (layouts_mode) return write_layouts(all ? NULL : one, r, (uint32_t)rho_opt, &c, argc, argv);
     if (ratios_mode || shapes_mode) {
         /* validate before the data file is opened (no .tmp left behind, no empty file) */
         for (int i = 0; i < FRACTAL_COUNT; i++) {
@@ -273,10 +331,10 @@ int main(int argc, char **argv)
         }
     }
 
-    map_choice maps[3] = {{"bb", 0}, {"lambda", 1}, {"lambda-thread", 2}};
-    int nmaps = 3;
+    map_choice maps[4] = {{"bb", 0}, {"lambda", 1}, {"lambda-thread", 2}, {"lambda-par", 3}};
+    int nmaps = 4;
     if (strcmp(map, "all")) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 4; i++)
             if (!strcmp(maps[i].name, map)) maps[0] = maps[i];
         nmaps = 1;
     }
@@ -316,8 +374,8 @@ int main(int argc, char **argv)
             if (!any) continue;
             fractal_problem p;
             fractal_problem_init(&p, f, lv, 1u << test_id, (uint64_t)c.seed, stream);
-            double best_ms[3] = {INFINITY, INFINITY, INFINITY};
-            uint32_t best_rho[3] = {0, 0, 0};
+            double best_ms[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+            uint32_t best_rho[4] = {0, 0, 0, 0};
             for (int q = 0; q < nr; q++) {
                 fractal_launch Lb, Ll;
                 if (fractal_launch_init(&Lb, f, lv, rhos[q], FRACTAL_MAP_BB, err, sizeof err)) continue;
@@ -332,7 +390,8 @@ int main(int argc, char **argv)
                     const fractal_launch *Lm = maps[mi].kind == 0 ? &Lb : &Ll;
                     if (maps[mi].kind == 0) bad = measure(bb_map::make(Lb), &p, test_id, &c, label, &st);
                     else if (maps[mi].kind == 1) bad = measure(lambda_map_t::make(Ll), &p, test_id, &c, label, &st);
-                    else bad = measure(lambda_thread_map::make(Ll), &p, test_id, &c, label, &st);
+                    else if (maps[mi].kind == 2) bad = measure(lambda_thread_map::make(Ll), &p, test_id, &c, label, &st);
+                    else bad = measure(lambda_par_map::make(Ll), &p, test_id, &c, label, &st);
                     if (bad) {
                         datfile_discard(&d);
                         datfile_discard(&db);

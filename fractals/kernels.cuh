@@ -16,7 +16,11 @@
  *     lambda_map_t      lambda(omega) (eqs. 1-6) evaluated ONCE per block by thread (0,0)
  *                       and shared through shared memory (one __syncthreads)
  *     lambda_thread_map lambda(omega) evaluated by every thread (no barrier)
- *     make them with   bb_map::make(L), lambda_map_t::make(L), lambda_thread_map::make(L)
+ *     lambda_par_map    lambda(omega) with its rb terms computed by the first warp's lanes
+ *                       in parallel and added by one warp reduction (section 4's
+ *                       O(log log n_b) lambda), shared like lambda_map_t
+ *     make them with   bb_map::make(L), lambda_map_t::make(L), lambda_thread_map::make(L),
+ *                      lambda_par_map::make(L)
  *
  * Kernels (n = side of the embedded array, a/in/out: n*n bytes, row-major):
  *     k_sw<Map>(m, a, n, value)        a[cell] = value for every fractal cell
@@ -83,6 +87,43 @@ struct lambda_map_t {
             uint32_t bx, by;
             nbb_fast_lambda(&L.F, L.rb, blockIdx.x, blockIdx.y, &bx, &by); /* eqs. 1-6 */
             s_block = make_uint2(bx, by);
+        }
+        __syncthreads();
+        const uint2 b = s_block;
+        *x = b.x * L.rho + threadIdx.x;
+        *y = b.y * L.rho + threadIdx.y;
+        return nbb_fast_member(&L.F, threadIdx.x, threadIdx.y, L.rl);
+    }
+};
+
+/* The parallel lambda (fractal.h, lambda_par_term): the first warp's lanes compute the rb
+ * terms of eqs. 4-6 (lane l: mu = l+1, l+1+W, ... for a block of W < 32 threads), one warp
+ * reduction adds them (eqs. 5-6), lane 0 shares the result (one __syncthreads). */
+struct lambda_par_map {
+    fractal_launch L;
+    dim3 grid, block;
+    static lambda_par_map make(const fractal_launch &L)
+    {
+        return fractal_map_make<lambda_par_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        __shared__ uint2 s_block;
+        const uint32_t lin = threadIdx.y * blockDim.x + threadIdx.x;
+        const uint32_t nthreads = blockDim.x * blockDim.y;
+        const uint32_t w = nthreads < 32 ? nthreads : 32u; /* lanes of the first warp */
+        if (lin < w) {
+            uint32_t sx = 0, sy = 0;
+            for (int mu = (int)lin + 1; mu <= L.rb; mu += (int)w) {
+                uint32_t dx, dy;
+                lambda_par_term(&L.F, mu, blockIdx.x, blockIdx.y, &dx, &dy);
+                sx += dx;
+                sy += dy;
+            }
+            const uint32_t mask = w == 32 ? 0xFFFFFFFFu : (1u << w) - 1u;
+            sx = __reduce_add_sync(mask, sx);
+            sy = __reduce_add_sync(mask, sy);
+            if (lin == 0) s_block = make_uint2(sx, sy);
         }
         __syncthreads();
         const uint2 b = s_block;
