@@ -1,8 +1,10 @@
 /* simplex2d/kernels.cuh -- the test kernels of Navarro et al. (arXiv:1609.01490, section 5),
  * each templated on the thread map (map.h), plus the checks that run on the device.
  *
- *   k_dummy<M>        the cost of the map alone: compute (i, j); i + j goes to one location
- *                     when it equals `sentinel` (never, i + j < 2n): see README, differences
+ *   k_map<M>          zero work: the map alone, (i, j) consumed by an empty asm statement (no
+ *                     memory access, nothing the compiler may delete): the papers' "dummy" intent
+ *   k_dummy<M>        compute (i, j); i + j goes to one location when it equals `sentinel`
+ *                     (never, i + j < 2n), or from every thread (the paper's store, --dummy-store)
  *   k_write<M>        every thread writes its cell of the n x n matrix (memory-bound)
  *   k_write_coarse<M> 32 x 32 cells per block of 8 x 8 threads, 16-byte stores (ours)
  *   k_edm4d<M>        Euclidean distance matrix of 4 features read from global memory
@@ -47,15 +49,27 @@ static inline HD int s2_hit1(float2 a, float2 b) { return fabsf(S2_FADD(a.x, -b.
 
 #ifdef __CUDACC__
 
+/* The map alone.  The empty asm "uses" i and j, so the compiler must compute them, and emits
+ * no instruction for it: no store, no branch on the result.  (The authors' gpumaps keeps its
+ * result in a `volatile` local that nothing reads; nvcc 13 deletes that kernel body entirely,
+ * LDC + EXIT in the SASS, so it times an empty kernel: README, peer comparison.) */
 template <int M>
-__global__ void k_dummy(s2_grid g, uint32_t launch, uint32_t *out, uint32_t sentinel)
+__global__ void k_map(s2_grid g, uint32_t launch)
 {
     uint32_t i, j;
     if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, 0, &i, &j)) return;
-    /* The paper stores i + j unconditionally; on an H100 a store of every thread to ONE
-     * address serializes at one L2 slice (one transaction per warp) and hides the map's
-     * cost entirely, so the store is kept but made conditional on a run-time value. */
-    if (i + j == sentinel) *out = i + j;
+    asm volatile("" ::"r"(i), "r"(j));
+}
+
+/* The paper stores i + j from every thread (unconditional = 1); on Hopper those stores to ONE
+ * address serialize at one L2 slice (one transaction per warp) and hide the map's cost, so by
+ * default the store is kept but made conditional on a run-time value i + j never takes. */
+template <int M>
+__global__ void k_dummy(s2_grid g, uint32_t launch, uint32_t *out, uint32_t sentinel, int unconditional)
+{
+    uint32_t i, j;
+    if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, 0, &i, &j)) return;
+    if (unconditional || i + j == sentinel) *out = i + j;
 }
 
 template <int M>
@@ -179,12 +193,12 @@ __global__ void k_check_matrix(const uint32_t *mat, uint32_t n, int what, int st
 }
 
 /* ---- host-side launch helpers: one switch picks the template instance at run time ---- */
-enum { S2_K_DUMMY = 0, S2_K_WRITE, S2_K_EDM4D, S2_K_COLLISION3D, S2_K_COLLISION1D, S2_K_COVER, S2_K_COARSE, S2_NKERNELS };
-#define S2_KERNEL_NAMES "dummy write edm4d collision3d collision1d"
+enum { S2_K_DUMMY = 0, S2_K_WRITE, S2_K_EDM4D, S2_K_COLLISION3D, S2_K_COLLISION1D, S2_K_MAP, S2_K_COVER, S2_K_COARSE, S2_NKERNELS };
+#define S2_KERNEL_NAMES "dummy write edm4d collision3d collision1d map"
 
 static inline const char *s2_kernel_name(int k)
 {
-    static const char *names[S2_NKERNELS] = {"dummy", "write", "edm4d", "collision3d", "collision1d", "cover", "write-coarse"};
+    static const char *names[S2_NKERNELS] = {"dummy", "write", "edm4d", "collision3d", "collision1d", "map", "cover", "write-coarse"};
     return k >= 0 && k < S2_NKERNELS ? names[k] : "?";
 }
 
@@ -192,6 +206,7 @@ typedef struct {
     s2_grid g;
     int kernel;
     int strict;        /* k_cover only */
+    int unconditional; /* k_dummy: the paper's store from every thread (--dummy-store=unconditional) */
     void *out;         /* dummy: uint32_t[1]; write/cover: matrix; edm: float matrix; collision: counter */
     const void *in;    /* edm/collision inputs */
 } s2_job;
@@ -212,7 +227,8 @@ static void s2_launch_all(const s2_job *jb, cudaStream_t st)
     for (uint32_t l = 0; l < g.nlaunch; l++) {
         dim3 grid(g.gx[l], g.gy[l]);
         switch (jb->kernel) {
-        case S2_K_DUMMY: k_dummy<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out, 0xFFFFFFFFu); break;
+        case S2_K_MAP: k_map<M><<<grid, block, 0, st>>>(g, l); break;
+        case S2_K_DUMMY: k_dummy<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out, 0xFFFFFFFFu, jb->unconditional); break;
         case S2_K_WRITE: k_write<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out); break;
         case S2_K_COVER: k_cover<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out, jb->strict); break;
         case S2_K_EDM4D: k_edm4d<M><<<grid, block, 0, st>>>(g, l, (const float4 *)jb->in, (float *)jb->out); break;
@@ -240,6 +256,8 @@ static void s2_run(void *ctx, cudaStream_t st)
     case S2_LAMBDA_RSQRT: s2_launch_all<S2_LAMBDA_RSQRT>(jb, st); break;
     case S2_LAMBDA_EXACT: s2_launch_all<S2_LAMBDA_EXACT>(jb, st); break;
     case S2_RECURSIVE: s2_launch_all<S2_RECURSIVE>(jb, st); break;
+    case S2_LAMBDA_EXACT_2D: s2_launch_all<S2_LAMBDA_EXACT_2D>(jb, st); break;
+    case S2_RECURSIVE_2D: s2_launch_all<S2_RECURSIVE_2D>(jb, st); break;
     }
     CHECK_LAUNCH();
 }

@@ -66,14 +66,26 @@ static inline HD uint32_t tri_number32(uint32_t y) { return ((y + 1) >> 1) * (y 
  * negative, g = y + 1: step back one row and add g to j (w - T(y) = w - T(y + 1) + y + 1).
  *  - host: sqrtf; tests/host/test_simplex2d_lambda.c checks every w < 2^32 (and the guess
  *    in {y, y + 1} for each of them);
- *  - device: x * rsqrtf(x) (the hardware reciprocal root of lambda R, eq. (9), without
- *    epsilon; x >= 1, so never rsqrtf(0)): tests/gpu/test_simplex2d_cover.cu checks every
- *    w < 2^32 on the GPU. */
+ *  - device: x * rsqrt(x) with the hardware reciprocal root of lambda R, eq. (9), without
+ *    epsilon (MUFU.RSQ through s2_rsqrt_ftz: x >= 1, so the flush-to-zero form, which skips
+ *    rsqrtf's denormal rescaling, gives the same bits and never sees 0):
+ *    tests/gpu/test_simplex2d_cover.cu checks every w < 2^32 on the GPU. */
+#ifdef __CUDA_ARCH__
+/* The hardware reciprocal square root (MUFU.RSQ) without rsqrtf's rescaling of denormal
+ * inputs (three dependent instructions saved): for x >= 1, as in tri_rowcol32, the same bits. */
+static inline __device__ float s2_rsqrt_ftz(float x)
+{
+    float r;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+}
+#endif
+
 static inline HD uint32_t tri_rowcol32(uint32_t w, uint32_t *col)
 {
 #ifdef __CUDA_ARCH__
     float x = __fmaf_rn(2.0f, (float)w, 1.0f);
-    uint32_t y = (uint32_t)__fmul_rn(x, rsqrtf(x));
+    uint32_t y = (uint32_t)__fmul_rn(x, s2_rsqrt_ftz(x));
 #else
     uint32_t y = (uint32_t)sqrtf(fmaf(2.0f, (float)w, 1.0f));
 #endif
@@ -102,18 +114,22 @@ enum {
     S2_LAMBDA_SQRT,  /* lambda X: eq. (4) with sqrtf, + epsilon (section 4.1) */
     S2_LAMBDA_NEWTON,/* lambda N: 3 Newton-Raphson steps from 0x5f3759df, + epsilon */
     S2_LAMBDA_RSQRT, /* lambda R: x * rsqrtf(x), eq. (9), + epsilon */
-    S2_LAMBDA_EXACT, /* ours: float guess + one 32-bit integer correction (tri_rowcol32) */
-    S2_RECURSIVE,    /* O(1) recursive map, eq. (13) of arXiv:1610.07394 */
+    S2_LAMBDA_EXACT, /* ours: float guess + one 32-bit integer correction (tri_rowcol32),
+                        launched as a 1D grid of exactly T(m) blocks: omega = blockIdx.x */
+    S2_RECURSIVE,    /* O(1) recursive map, eq. (13) of arXiv:1610.07394, 1D grid: w = blockIdx.x */
+    S2_LAMBDA_EXACT_2D, /* lambda-exact on the paper's m' x m' grid (section 3) */
+    S2_RECURSIVE_2D, /* the recursive map on the paper's (P/2) x (P + 1) orthotope grid */
     S2_NMAPS
 };
 
 /* The names used by --map, in enum order. */
-#define S2_MAP_NAMES "bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive"
+#define S2_MAP_NAMES "bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive lambda-exact-2d recursive-2d"
 
 static inline const char *s2_map_name(int map)
 {
     static const char *names[S2_NMAPS] = {"bb", "rb", "rec", "utm", "lambda-sqrt", "lambda-newton",
-                                          "lambda-rsqrt", "lambda-exact", "recursive"};
+                                          "lambda-rsqrt", "lambda-exact", "recursive", "lambda-exact-2d",
+                                          "recursive-2d"};
     return map >= 0 && map < S2_NMAPS ? names[map] : "?";
 }
 
@@ -124,6 +140,13 @@ static inline int s2_map_of(const char *name)
     return -1;
 }
 
+/* Is the map launched as a 1D grid of its block indices (blockIdx.x = omega)?  The paper's
+ * 2D grids (m' x m' for lambda, eq. (13)'s orthotope) date from GPUs whose gridDim.x was
+ * limited to 65535; since compute capability 3.0 it reaches 2^31 - 1.  On Hopper at rho = 32
+ * (1024 threads per block) the 2D form costs up to 25 % of a write kernel's time (the
+ * row-major omega = by m' + bx, the idle blocks past T(m) and their test): README, issue 11. */
+static inline HD int s2_map_is_linear(int map) { return map == S2_LAMBDA_EXACT || map == S2_RECURSIVE; }
+
 /* Is the map's result float-dependent (exact only on a limited range)? */
 static inline int s2_map_is_float(int map)
 {
@@ -133,7 +156,7 @@ static inline int s2_map_is_float(int map)
 #define S2_EPSILON 1e-4f      /* epsilon of section 4.1 (added to the square root) */
 #define S2_MAX_LAUNCHES 24    /* rec: k levels + the diagonal pass; k <= 22 */
 #define S2_MAX_GRID_Y 65535u  /* CUDA limit of gridDim.y */
-#define S2_MAX_GRID_X 2147483647u
+#define S2_MAX_GRID_X 2147483647u /* also the most blocks of a 1D grid (s2_map_is_linear) */
 
 typedef struct {
     int map;
@@ -142,6 +165,7 @@ typedef struct {
     uint32_t nblocks_tri; /* m (m + 1) / 2 */
     uint32_t rec_k, rec_d;/* rec: k levels, diagonal triangles of rec_d blocks */
     uint32_t rc_half;     /* recursive: P / 2 = grid width, P = 2^floor(log2 m) */
+    uint32_t rc_lhalf;    /* recursive: log2(P / 2) (linear grid: w -> (w mod P/2, w / (P/2))) */
     uint32_t nlaunch;
     uint32_t gx[S2_MAX_LAUNCHES], gy[S2_MAX_LAUNCHES]; /* grid of each launch, in blocks */
     uint32_t bx_threads, by_threads;                   /* block dims (utm: rho^2 x 1) */
@@ -352,16 +376,25 @@ static inline HD int s2_map_block(const s2_grid *g, int map, uint32_t launch, ui
         return 1;
     case S2_RB: return s2_rb(g->m, bx, by, bi, bj);
     case S2_REC: return s2_rec(g->rec_k, g->rec_d, launch, bx, by, bi, bj);
-    case S2_RECURSIVE:
+    case S2_RECURSIVE: /* 1D grid: w = bx, split into the orthotope's (wx, wy) */
         if (g->m == 2 * g->rc_half) { /* m = 2^k: the paper's orthotope, no piece search */
-            s2_recursive_pow2(s2_log2(g->m), bx, by, bi, bj);
+            s2_recursive_pow2(g->rc_lhalf + 1, bx & (g->rc_half - 1), bx >> g->rc_lhalf, bi, bj);
+            return 1;
+        }
+        return s2_recursive(g->m, g->rc_half, bx & (g->rc_half - 1), bx >> g->rc_lhalf, bi, bj);
+    case S2_RECURSIVE_2D:
+        if (g->m == 2 * g->rc_half) {
+            s2_recursive_pow2(g->rc_lhalf + 1, bx, by, bi, bj);
             return 1;
         }
         return s2_recursive(g->m, g->rc_half, bx, by, bi, bj);
+    case S2_LAMBDA_EXACT: /* 1D grid of exactly T(m) blocks: omega = bx, no idle block */
+        *bi = tri_rowcol32(bx, bj);
+        return 1;
     default: { /* the lambda family: grid m' x m', omega = by m' + bx (section 3) */
         uint32_t w = by * g->mp + bx;
         if (w >= g->nblocks_tri) return 0;
-        s2_lambda(map, w, bi, bj);
+        s2_lambda(map == S2_LAMBDA_EXACT_2D ? S2_LAMBDA_EXACT : map, w, bi, bj);
         return 1;
     }
     }
@@ -459,13 +492,34 @@ static inline int s2_grid_make(s2_grid *g, int map, uint32_t n, uint32_t rho, ch
         g->gy[0] = (uint32_t)((blocks + g->gx[0] - 1) / g->gx[0]);
         break;
     }
-    case S2_RECURSIVE: {
+    case S2_RECURSIVE:
+    case S2_RECURSIVE_2D: {
         uint32_t P = 1u << s2_log2(m);
         g->rc_half = P > 1 ? P / 2 : 1;
+        g->rc_lhalf = s2_log2(g->rc_half);
         g->gx[0] = g->rc_half;
         g->gy[0] = (uint32_t)((g->nblocks_tri + g->rc_half - 1) / g->rc_half);
+        if (map == S2_RECURSIVE) { /* the same w = wy P/2 + wx, as one row */
+            uint64_t blocks = (uint64_t)g->gx[0] * g->gy[0];
+            if (blocks > S2_MAX_GRID_X) {
+                snprintf(err, errsz, "n=%u, rho=%u: %llu blocks exceed a 1D grid (2^31 - 1): use recursive-2d or a larger rho",
+                         n, rho, (unsigned long long)blocks);
+                return 1;
+            }
+            g->gx[0] = (uint32_t)blocks;
+            g->gy[0] = 1;
+        }
         break;
     }
+    case S2_LAMBDA_EXACT:
+        if (g->nblocks_tri > S2_MAX_GRID_X) {
+            snprintf(err, errsz, "n=%u, rho=%u: T(m) = %u blocks exceed a 1D grid (2^31 - 1): use lambda-exact-2d or a larger rho",
+                     n, rho, g->nblocks_tri);
+            return 1;
+        }
+        g->gx[0] = g->nblocks_tri;
+        g->gy[0] = 1;
+        break;
     default: /* lambda family */
         g->mp = (uint32_t)s2_isqrt_ceil(g->nblocks_tri);
         g->gx[0] = g->gy[0] = g->mp;

@@ -3,15 +3,16 @@
  *
  * Modes (--exp):
  *   point   one (map, kernel, n, rho): verify, time, print one line (no data file)
- *   fig3    dummy kernel, bb + the lambda square-root variants, n sweep  -> simplex2d_fig3_dummy.dat
+ *   fig3    zero-work kernel (map), bb + the lambda square-root variants, n sweep
+ *                                                                         -> simplex2d_fig3_dummy.dat
  *   fig5    one kernel (--kernel), bb utm rec rb lambda-rsqrt lambda-exact recursive, n sweep
  *                                                                         -> simplex2d_fig5_<kernel>.dat
- *   rho     every map, kernels dummy and write, rho in {8, 16, 32} at --n -> simplex2d_tab_rho.dat
+ *   rho     every map, kernels map, dummy and write, rho in {8, 16, 32} at --n -> simplex2d_tab_rho.dat
  *   coarse  write kernels at --n: plain (bb, lambda-exact, recursive), coarsened, and a linear
  *           16-byte fill of the same bytes (this GPU's write rate)     -> simplex2d_coarse_write.dat
  *   --layout (no GPU): the cells each thread of --map covers for --n, --rho, on stdout.
  * Every (map, n) is verified before it is timed: exact coverage of the triangle on the
- * device (dummy, collisions), or every matrix cell compared on the device plus sampled rows
+ * device (map, dummy, collisions), or every matrix cell compared on the device plus sampled rows
  * against the CPU (write, edm4d), or the collision count against the CPU's.  A float map
  * (lambda-sqrt/-newton/-rsqrt) that is wrong at some n is not timed there or beyond
  * (`# refused:` line); any other mismatch is an error (exit 1, no data file). */
@@ -43,6 +44,7 @@ typedef struct {
     uint32_t *d_dummy;
     cudaStream_t st;
     common_opts *c;
+    int unconditional;         /* --dummy-store=unconditional */
 } s2_ctx;
 
 /* Deterministic inputs from the seed (splitmix64, common/rng.h). */
@@ -156,6 +158,7 @@ static void job_of(s2_ctx *x, s2_job *jb, const s2_grid *g, int k)
     jb->g = *g;
     jb->kernel = k;
     jb->in = x->d_in;
+    jb->unconditional = x->unconditional;
     jb->out = k == S2_K_DUMMY ? (void *)x->d_dummy
             : (k == S2_K_COLLISION3D || k == S2_K_COLLISION1D) ? (void *)x->d_cnt : (void *)x->d_mat;
 }
@@ -169,6 +172,7 @@ typedef struct {
     int nn;
     const uint32_t *rhos;
     int nrho;
+    int more;        /* rows of another kernel follow an earlier sweep's: no header row */
 } s2_sweep;
 
 static void run_sweep(s2_ctx *x, const s2_sweep *sw, datfile *d)
@@ -176,7 +180,8 @@ static void run_sweep(s2_ctx *x, const s2_sweep *sw, datfile *d)
     int k = sw->kernel;
     int dead[8][S2_NMAPS];
     memset(dead, 0, sizeof dead);
-    datfile_columns(d, "n rho kernel map launches blocks_launched blocks_needed median_ms min_ms max_ms batch improvement_x gbs");
+    if (!sw->more)
+        datfile_columns(d, "n rho kernel map launches blocks_launched blocks_needed median_ms min_ms max_ms batch improvement_x gbs");
     for (int a = 0; a < sw->nn; a++) {
         uint32_t n = sw->ns[a];
         size_t in_bytes = 0;
@@ -264,7 +269,7 @@ static int print_layout(int map, uint32_t n, uint32_t rho, int argc, char **argv
 int main(int argc, char **argv)
 {
     common_opts c = common_opts_default();
-    const char *exp = "point", *map_name = "lambda-exact", *kernel_name = "write";
+    const char *exp = "point", *map_name = "lambda-exact", *kernel_name = "write", *dummy_store = "conditional";
     long long n = 4096, rho = 16, nmin = 1024, nmax = 30720, nstep = 1024;
     int layout = 0;
     arg_opt opts[] = {
@@ -272,8 +277,10 @@ int main(int argc, char **argv)
         {"exp", ARG_CHOICE, &exp, "experiment", 0, 0, "point fig3 fig5 rho coarse"},
         {"map", ARG_CHOICE, &map_name, "thread map (point, --layout)", 0, 0, S2_MAP_NAMES},
         {"kernel", ARG_CHOICE, &kernel_name, "test kernel (point, fig5)", 0, 0, S2_KERNEL_NAMES},
-        {"n", ARG_LONG, &n, "matrix side (point, rho, coarse, --layout)", 0, 1 << 20, NULL},
-        {"rho", ARG_LONG, &rho, "block side: 1 2 4 8 16 32 (point, fig3, fig5, --layout)", 0, 1024, NULL},
+        {"dummy-store", ARG_CHOICE, &dummy_store, "dummy kernel's store: conditional (never taken) or the paper's unconditional one", 0, 0,
+         "conditional unconditional"},
+        {"n", ARG_LONG, &n, "matrix side (point, rho, coarse, --layout)", 1, 1 << 20, NULL},
+        {"rho", ARG_LONG, &rho, "block side: 1 2 4 8 16 32 (point, fig3, fig5, --layout)", 1, 32, ARG_POW2},
         {"nmin", ARG_LONG, &nmin, "sweep: first n", 1, 1 << 20, NULL},
         {"nmax", ARG_LONG, &nmax, "sweep: last n", 1, 1 << 20, NULL},
         {"nstep", ARG_LONG, &nstep, "sweep: step of n", 1, 1 << 20, NULL},
@@ -322,6 +329,7 @@ int main(int argc, char **argv)
     memset(&x, 0, sizeof x);
     x.c = &c;
     x.n_max = n_max;
+    x.unconditional = !strcmp(dummy_store, "unconditional");
     x.d_mat = (uint32_t *)device_alloc_or_usage((size_t)n_max * n_max * 4, "the n x n matrix");
     x.d_in = device_alloc_or_usage((size_t)n_max * sizeof(float4), "the inputs");
     CHECK_CUDA(cudaMalloc(&x.d_cnt, sizeof *x.d_cnt));
@@ -358,17 +366,19 @@ int main(int argc, char **argv)
     sw.ns = ns;
     sw.nn = nn;
     if (!strcmp(exp, "fig3")) {
-        static const int maps[] = {S2_BB, S2_LAMBDA_SQRT, S2_LAMBDA_NEWTON, S2_LAMBDA_RSQRT, S2_LAMBDA_EXACT};
-        m.figure = "Fig. 3 of arXiv:1609.01490 (square-root variants of lambda, dummy kernel)";
+        static const int maps[] = {S2_BB, S2_LAMBDA_SQRT, S2_LAMBDA_NEWTON, S2_LAMBDA_RSQRT, S2_LAMBDA_EXACT_2D, S2_LAMBDA_EXACT};
+        m.figure = "Fig. 3 of arXiv:1609.01490 (square-root variants of lambda, zero-work kernel)";
         datfile_open(&d, c.out, "simplex2d_fig3_dummy.dat", &m);
-        sw.kernel = S2_K_DUMMY;
+        datfile_meta(&d, "kernel", "map: the map alone, no store (the paper's dummy intent; k_map in kernels.cuh)");
+        sw.kernel = S2_K_MAP;
         sw.maps = maps;
-        sw.nmaps = 5;
+        sw.nmaps = 6;
         sw.rhos = rhos_sweep;
         sw.nrho = 1;
         run_sweep(&x, &sw, &d);
     } else if (!strcmp(exp, "fig5")) {
-        static const int maps[] = {S2_BB, S2_UTM, S2_REC, S2_RB, S2_LAMBDA_RSQRT, S2_LAMBDA_EXACT, S2_RECURSIVE};
+        static const int maps[] = {S2_BB, S2_UTM, S2_REC, S2_RB, S2_LAMBDA_RSQRT, S2_LAMBDA_EXACT_2D, S2_LAMBDA_EXACT,
+                                   S2_RECURSIVE_2D, S2_RECURSIVE};
         char name[96];
         m.figure = "Fig. 5 of arXiv:1609.01490 (improvement over BB per map and kernel)";
         snprintf(name, sizeof name, "simplex2d_fig5_%s.dat", kernel_name);
@@ -376,54 +386,24 @@ int main(int argc, char **argv)
         datfile_meta(&d, "lambda", "the paper's lambda in Fig. 5 is lambda-rsqrt (lambda R); lambda-exact and recursive are ours");
         sw.kernel = kernel;
         sw.maps = maps;
-        sw.nmaps = 7;
+        sw.nmaps = 9;
         sw.rhos = rhos_sweep;
         sw.nrho = 1;
         run_sweep(&x, &sw, &d);
     } else if (!strcmp(exp, "rho")) {
-        static const int maps[] = {S2_BB, S2_RB, S2_REC, S2_UTM, S2_LAMBDA_SQRT, S2_LAMBDA_NEWTON, S2_LAMBDA_RSQRT, S2_LAMBDA_EXACT, S2_RECURSIVE};
+        static const int maps[] = {S2_BB, S2_RB, S2_REC, S2_UTM, S2_LAMBDA_SQRT, S2_LAMBDA_NEWTON, S2_LAMBDA_RSQRT,
+                                   S2_LAMBDA_EXACT_2D, S2_LAMBDA_EXACT, S2_RECURSIVE_2D, S2_RECURSIVE};
+        static const int kernels[] = {S2_K_MAP, S2_K_DUMMY, S2_K_WRITE}; /* one block of rows each */
         m.figure = "effect of rho at the largest n (README table; no paper figure)";
         datfile_open(&d, c.out, "simplex2d_tab_rho.dat", &m);
         sw.maps = maps;
-        sw.nmaps = 9;
+        sw.nmaps = 11;
         sw.rhos = rhos_tab;
         sw.nrho = 3;
-        sw.kernel = S2_K_DUMMY;
-        run_sweep(&x, &sw, &d);
-        /* the write kernel's rows follow (a second header row would break the format) */
-        for (int r = 0; r < 3; r++) {
-            double t_bb = 0;
-            for (int mi = 0; mi < 9; mi++) {
-                s2_grid g;
-                char err[256];
-                int mp = maps[mi];
-                if (s2_grid_make(&g, mp, (uint32_t)n, rhos_tab[r], err, sizeof err)) {
-                    datfile_meta(&d, "skipped", "%s at n=%lld rho=%u (write): %s", s2_map_name(mp), n, rhos_tab[r], err);
-                    continue;
-                }
-                s2_job jb;
-                job_of(&x, &jb, &g, S2_K_WRITE);
-                if (verify_job(&x, &jb, NULL, 0)) {
-                    if (s2_map_is_float(mp)) {
-                        datfile_meta(&d, "refused", "%s not exact at n=%lld rho=%u (write)", s2_map_name(mp), n, rhos_tab[r]);
-                        continue;
-                    }
-                    datfile_discard(&d);
-                    DIE("verification failed: map %s, kernel write, n=%lld rho=%u", s2_map_name(mp), n, rhos_tab[r]);
-                }
-                bench_stats s = bench_gpu(s2_run, &jb, x.st, c.warmup, c.reps, c.batch);
-                char label[96];
-                snprintf(label, sizeof label, "%s/write n=%lld rho=%u", s2_map_name(mp), n, rhos_tab[r]);
-                if (bench_warn_spread(label, s))
-                    datfile_meta(&d, "warning", "spread %.0f%% for %s", 100 * bench_spread(s), label);
-                if (mp == S2_BB) t_bb = s.median;
-                double gbs = 4.0 * tri_number((uint64_t)n) / (s.median * 1e-3) / 1e9;
-                datfile_row(&d, "%lld %u write %s %u %llu %u %.6f %.6f %.6f %d %.4f %.1f", n, rhos_tab[r], s2_map_name(mp), g.nlaunch,
-                            (unsigned long long)s2_grid_blocks(&g), g.nblocks_tri, s.median, s.min, s.max, s.batch,
-                            t_bb > 0 ? t_bb / s.median : NAN, gbs);
-                fprintf(stderr, "write        %-13s n=%6lld rho=%2u  %9.4f ms  I=%.3f  %.0f GB/s\n", s2_map_name(mp), n, rhos_tab[r],
-                        s.median, t_bb > 0 ? t_bb / s.median : NAN, gbs);
-            }
+        for (int k = 0; k < 3; k++) {
+            sw.kernel = kernels[k];
+            sw.more = k > 0;
+            run_sweep(&x, &sw, &d);
         }
     } else { /* coarse */
         m.figure = "coarsened triangular write vs this GPU's write rate (issue goal; no paper figure)";

@@ -71,16 +71,25 @@ int main(void)
     /* lambda grid: m' = ceil(sqrt(m(m+1)/2)), exact in integers */
     s2_grid g;
     char err[200];
-    T_EQ_INT(s2_grid_make(&g, S2_LAMBDA_EXACT, 1u << 15, 16, err, sizeof err), 0);
+    T_EQ_INT(s2_grid_make(&g, S2_LAMBDA_EXACT_2D, 1u << 15, 16, err, sizeof err), 0);
     T_EQ_INT(g.m, 2048);
     T_EQ_INT(g.nblocks_tri, 2098176);
     T_EQ_INT(g.mp, 1449); /* 1448^2 = 2096704 < 2098176 <= 1449^2 */
     T_CHECK((uint64_t)g.mp * g.mp >= g.nblocks_tri && (uint64_t)(g.mp - 1) * (g.mp - 1) < g.nblocks_tri);
+    /* ... and ours on a 1D grid of exactly T(m) blocks */
+    T_EQ_INT(s2_grid_make(&g, S2_LAMBDA_EXACT, 1u << 15, 16, err, sizeof err), 0);
+    T_EQ_INT(g.gx[0], 2098176);
+    T_EQ_INT(g.gy[0], 1);
     /* recursive at m = 2^k: the paper's orthotope, m/2 x (m + 1) blocks, no idle block */
-    T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE, 1u << 15, 16, err, sizeof err), 0);
+    T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE_2D, 1u << 15, 16, err, sizeof err), 0);
     T_EQ_INT(g.gx[0], 1024);
     T_EQ_INT(g.gy[0], 2049);
     T_EQ_INT(s2_grid_blocks(&g), g.nblocks_tri);
+    /* ... and the same blocks as one row (1D grid) */
+    T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE, 1u << 15, 16, err, sizeof err), 0);
+    T_EQ_INT(g.gx[0], 1024 * 2049);
+    T_EQ_INT(g.gy[0], 1);
+    T_EQ_INT(g.rc_lhalf, 10);
     /* rec: 30720 / 16 = 1920 = 15 * 2^7 -> 7 levels + diagonal pass */
     T_EQ_INT(s2_grid_make(&g, S2_REC, 30720, 16, err, sizeof err), 0);
     T_EQ_INT(g.rec_k, 7);
@@ -100,8 +109,16 @@ int main(void)
         T_EQ_INT(s2_grid_make(&g, map, 200000, 2, err, sizeof err), 1);
     }
     /* the largest lambda grid that fits: m' <= 65535 (gridDim.y), so omega < 2^32 */
-    T_EQ_INT(s2_grid_make(&g, S2_LAMBDA_EXACT, 92679, 1, err, sizeof err), 0);
+    T_EQ_INT(s2_grid_make(&g, S2_LAMBDA_EXACT_2D, 92679, 1, err, sizeof err), 0);
     T_CHECK(g.mp <= 65535 && (uint64_t)g.mp * g.mp >= g.nblocks_tri);
+    /* the 1D grids stop at 2^31 - 1 blocks: T(65535) = 2147450880 fits, T(65536) does not */
+    T_EQ_INT(s2_grid_make(&g, S2_LAMBDA_EXACT, 65535, 1, err, sizeof err), 0);
+    T_EQ_INT(g.gx[0], 2147450880u);
+    T_EQ_INT(s2_grid_make(&g, S2_LAMBDA_EXACT, 65536, 1, err, sizeof err), 1);
+    T_CHECK(strstr(err, "lambda-exact-2d") != NULL);
+    T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE, 65535, 1, err, sizeof err), 0); /* 2D: gridDim.y 131070 */
+    T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE_2D, 65535, 1, err, sizeof err), 1);
+    T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE, 65536, 1, err, sizeof err), 1);
 
     /* utm: the published float formula (0-based) is exact for n <= 4096 (found by scanning
      * every k of every n from 1 to 4097) and first wrong at n = 4097, k = 4096; checked here
