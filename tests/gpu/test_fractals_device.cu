@@ -1,6 +1,7 @@
 /* test_fractals_device.cu -- the fractals maps and test kernels on the device.
  *
- *  - every fractal, small levels, every valid rho, maps bb / lambda / lambda-thread:
+ *  - every fractal, small levels, every valid rho, maps bb / lambda / lambda-thread /
+ *    lambda-par:
  *    coverage (each fractal cell reached exactly once, nothing else), sw, rd (exact sum),
  *    ca (4 steps vs the CPU) through fractals/driver.cuh; the sw array is also copied back
  *    and compared with the host's membership for small n;
@@ -66,6 +67,8 @@ int main(void)
                 check_map(lambda_map_t::make(Ll), &p, label, h);
                 snprintf(label, sizeof label, "%s r=%d rho=%u lambda-thread", f->name, r, rho);
                 check_map(lambda_thread_map::make(Ll), &p, label, h);
+                snprintf(label, sizeof label, "%s r=%d rho=%u lambda-par", f->name, r, rho);
+                check_map(lambda_par_map::make(Ll), &p, label, h);
                 configs++;
             }
             fractal_problem_free(&p);

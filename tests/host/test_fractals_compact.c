@@ -135,7 +135,7 @@ static void test_ca(const nbb_fractal *f)
         }
         T_EQ_INT(bad, 0);
         T_EQ_INT(bad_full, 0);
-        if (r == 5 && f->k >= 5) T_CHECK(alive > 0); /* the dense fractals stay alive: the check is not vacuous */
+        if (r == 5 && f->k >= 7) T_CHECK(alive > 0); /* the dense fractals stay alive: the check is not vacuous */
         free(e[0]);
         free(e[1]);
         free(c[0]);

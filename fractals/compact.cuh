@@ -1,0 +1,128 @@
+/* fractals/compact.cuh -- the kernels of the automaton on COMPACT storage (compact.h) and
+ * their launch shape; used by compact.cu and tests/gpu/test_fractals_compact_device.cu.
+ *
+ *   compact_launch P; compact_launch_init(&P, f, r, err, errsize)   (host; -1 + reason)
+ *   k_compact_init<<<P.blocks, P.threads>>>(P, c, seed)      start state (driver.cuh values)
+ *   k_compact_ca<<<...>>>(P, in, out)                          one B3/S23 step
+ *   k_compact_scatter(P, c, a)                                 embedded a[y n + x] = c[i]
+ *   k_compact_vs_embedded(P, c, a, &wrong)                     counts c[i] != a[y n + x]
+ *   k_compact_check_full(P, in, out, &wrong)                   counts out != full-inverse step
+ *   compact_step(&S, stream)                                   ping-pong step (bench_gpu fn) */
+#ifndef FRACTALS_COMPACT_CUH
+#define FRACTALS_COMPACT_CUH
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "fractal.h"
+#include "compact.h"
+#include "driver.cuh"
+
+/* Launch shape of the compact kernels: block b (of k^(r-m)) and thread t (of k^m) own cell
+ * i = b k^m + t; the top r - m digits of i are the block's (computed once per block), the
+ * low m digits the thread's. */
+typedef struct {
+    compact_map C;
+    int m;            /* levels inside a block */
+    uint32_t sm;      /* s^m: scale of the block's digits */
+    uint32_t threads; /* k^m */
+    uint32_t blocks;  /* k^(r-m) */
+} compact_launch;
+
+static int compact_launch_init(compact_launch *P, const nbb_fractal *f, int r, char *err, size_t errsize)
+{
+    memset(P, 0, sizeof *P);
+    if (r < 0 || fractal_pow((uint64_t)f->s, r) > FRACTAL_MAX_N) {
+        snprintf(err, errsize, "%s: r=%d gives n = %d^%d > 2^28", f->name, r, f->s, r);
+        return -1;
+    }
+    P->C = compact_make(f, r);
+    P->m = compact_block_levels((uint32_t)f->k);
+    if (P->m > r) P->m = r;
+    P->sm = (uint32_t)fractal_pow((uint64_t)f->s, P->m);
+    P->threads = (uint32_t)fractal_pow((uint64_t)f->k, P->m);
+    uint64_t blocks = fractal_pow((uint64_t)f->k, r - P->m);
+    if (blocks >= FRACTAL_MAX_N) { /* magic division of the block index */
+        snprintf(err, errsize, "%s: r=%d needs %llu blocks, more than 2^28", f->name, r, (unsigned long long)blocks);
+        return -1;
+    }
+    P->blocks = (uint32_t)blocks;
+    return 0;
+}
+
+/* Cell i and its (x, y) for the calling thread (every thread calls it once: a barrier). */
+static __device__ __forceinline__ void compact_thread_cell(const compact_launch &P, uint64_t *i, uint32_t *x, uint32_t *y)
+{
+    __shared__ uint2 s_base; /* the block's digits, levels m..r-1, as a cell offset */
+    if (threadIdx.x == 0) {
+        uint32_t bx, by;
+        compact_digits_cell(&P.C.F, blockIdx.x, P.C.r - P.m, P.sm, &bx, &by);
+        s_base = make_uint2(bx, by);
+    }
+    __syncthreads();
+    uint32_t lx, ly;
+    compact_digits_cell(&P.C.F, threadIdx.x, P.m, 1u, &lx, &ly);
+    *i = (uint64_t)blockIdx.x * P.threads + threadIdx.x;
+    *x = s_base.x + lx;
+    *y = s_base.y + ly;
+}
+
+/* One ca step on compact storage: neighbours through compact_neighbour. */
+static __global__ void k_compact_ca(compact_launch P, const uint8_t *__restrict__ in, uint8_t *__restrict__ out)
+{
+    uint64_t i;
+    uint32_t x, y;
+    compact_thread_cell(P, &i, &x, &y);
+    out[i] = compact_ca_cell(&P.C, in, i, x, y);
+}
+
+/* Initial state: the values the embedded ca starts from (driver.cuh), cell by cell. */
+static __global__ void k_compact_init(compact_launch P, uint8_t *c, uint64_t seed)
+{
+    uint64_t i;
+    uint32_t x, y;
+    compact_thread_cell(P, &i, &x, &y);
+    c[i] = fractal_ca_value(x, y, seed);
+}
+
+/* Embedded array (zeroed before) <- compact state: a[y n + x] = c[i]. */
+static __global__ void k_compact_scatter(compact_launch P, const uint8_t *c, uint8_t *a)
+{
+    uint64_t i;
+    uint32_t x, y;
+    compact_thread_cell(P, &i, &x, &y);
+    a[(size_t)y * P.C.n + x] = c[i];
+}
+
+/* Counts compact cells whose value differs from the embedded array's. */
+static __global__ void k_compact_vs_embedded(compact_launch P, const uint8_t *c, const uint8_t *a, unsigned long long *wrong)
+{
+    uint64_t i;
+    uint32_t x, y;
+    compact_thread_cell(P, &i, &x, &y);
+    if (c[i] != a[(size_t)y * P.C.n + x]) atomicAdd(wrong, 1ull);
+}
+
+/* Counts cells of `out` that differ from one step of `in` evaluated with the full inverse. */
+static __global__ void k_compact_check_full(compact_launch P, const uint8_t *in, const uint8_t *out, unsigned long long *wrong)
+{
+    uint64_t i;
+    uint32_t x, y;
+    compact_thread_cell(P, &i, &x, &y);
+    if (out[i] != compact_ca_cell_full(&P.C, in, i, x, y)) atomicAdd(wrong, 1ull);
+}
+
+typedef struct {
+    compact_launch P;
+    uint8_t *d_s[2];
+    int cur; /* d_s[cur] holds the state */
+} compact_state;
+
+static void compact_step(void *ctx, cudaStream_t stream)
+{
+    compact_state *S = (compact_state *)ctx;
+    k_compact_ca<<<S->P.blocks, S->P.threads, 0, stream>>>(S->P, S->d_s[S->cur], S->d_s[S->cur ^ 1]);
+    S->cur ^= 1;
+}
+
+#endif
