@@ -2,7 +2,9 @@
 # Each data file is a real target: only what is missing is measured again.
 run: $(RESDIR)/sparsegrid_fig5_1_2d.dat $(RESDIR)/sparsegrid_fig5_2_3d.dat \
      $(RESDIR)/sparsegrid_fig5_3_4d.dat $(RESDIR)/sparsegrid_figx1_bandwidth.dat \
-     $(RESDIR)/sparsegrid_figx2_error.dat $(RESDIR)/sparsegrid_figx3_tune.dat
+     $(RESDIR)/sparsegrid_figx2_error.dat $(RESDIR)/sparsegrid_figx3_tune.dat \
+     $(RESDIR)/sparsegrid_figx4_sparse_float.dat $(RESDIR)/sparsegrid_figx4_sparse_double.dat \
+     $(RESDIR)/sparsegrid_figx5_sparse_error.dat
 
 # Fig. 5.1: 2D tiles 33x33, Nt = 1..7000 (log-spaced subset)
 $(RESDIR)/sparsegrid_fig5_1_2d.dat: sparsegrid
@@ -22,3 +24,11 @@ $(RESDIR)/sparsegrid_figx2_error.dat: sparsegrid
 # beyond the thesis: the pipelined fused kernel's threads x tiles per group x stages at >= 1 GiB
 $(RESDIR)/sparsegrid_figx3_tune.dat: sparsegrid
 	./sparsegrid $(RUNFLAGS) --fig=tune --out=$(RESDIR)
+# beyond the thesis (its future work): real sparse grids, d = 2..6, batched, GB/s vs copy / host triad
+$(RESDIR)/sparsegrid_figx4_sparse_float.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=sparse --precision=float --out=$(RESDIR)
+$(RESDIR)/sparsegrid_figx4_sparse_double.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=sparse --precision=double --out=$(RESDIR)
+# beyond the thesis: error vs points of real sparse grids and full grids, fitted rates (host only)
+$(RESDIR)/sparsegrid_figx5_sparse_error.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=sparse-error --out=$(RESDIR)

@@ -72,10 +72,19 @@ typedef struct {
 /* log2 of the points of a 1D subspace of level l: np(0) = 2, np(l) = 2^(l-1). */
 static inline HD int sgs_lbits(int l) { return l == 0 ? 1 : l - 1; }
 
+/* Trailing zero bits of j > 0 (one instruction on both sides). */
+static inline HD int sgs_ctz(int j)
+{
+#ifdef __CUDA_ARCH__
+    return __ffs(j) - 1;
+#else
+    return __builtin_ctz((unsigned)j);
+#endif
+}
 /* Level of the 1D index j of the full grid of level n (0 on the boundary), and the index of
- * the point inside its 1D subspace. */
-static inline HD int sgs_level1(long long j, int n) { return (j == 0 || j == (1LL << n)) ? 0 : n - sg_ctz(j); }
-static inline HD long long sgs_within1(long long j, int n, int lev) { return lev == 0 ? (j != 0) : j >> (n - lev + 1); }
+ * the point inside its 1D subspace (n <= SGS_MAXN: every index fits an int). */
+static inline HD int sgs_level1(int j, int n) { return (j == 0 || j == (1 << n)) ? 0 : n - sgs_ctz(j); }
+static inline HD int sgs_within1(int j, int n, int lev) { return lev == 0 ? (j != 0) : j >> (n - lev + 1); }
 
 static inline void sgs_free(sgs_grid *g)
 {
@@ -211,22 +220,23 @@ static inline void sgs_point_index(const sgs_grid *g, int s, long long r, long l
 }
 
 /* The neighbour offset of the point (a, c) of segment q at 1D index j (level n) along k. */
-static inline HD long long sgs_neighbour(const sgs_seg *q, const int *par, long long j, int n, long long a, long long c)
+static inline HD int sgs_neighbour(const sgs_seg *q, const int *par, int j, int n, int a, int c)
 {
     int lev = sgs_level1(j, n);
-    long long w = sgs_within1(j, n, lev);
+    int w = sgs_within1(j, n, lev);
     return par[q->par + lev] + a + ((w + (c << sgs_lbits(lev))) << q->sbits);
 }
 
-/* Work item t of segment q of list (k, L): its offset and its two neighbours' offsets. */
-static inline HD void sgs_item(const sgs_seg *q, const int *par, int n, int L, long long t, long long *x,
-                               long long *xl, long long *xr)
+/* Work item t of segment q of list (k, L): its offset and its two neighbours' offsets
+ * (r = a + S_k (w + np(L) c); the point's 1D index is (2w + 1) 2^(n-L), its neighbours lie
+ * 2^(n-L) to the left and right). */
+static inline HD void sgs_item(const sgs_seg *q, const int *par, int n, int L, int t, int *x, int *xl, int *xr)
 {
-    long long r = t - q->start;
-    long long a = r & ((1LL << q->sbits) - 1);
-    long long w = (r >> q->sbits) & ((1LL << q->wbits) - 1);
-    long long c = r >> (q->sbits + q->wbits);
-    long long i = (2 * w + 1) << (n - L), h = 1LL << (n - L);
+    int r = t - q->start;
+    int a = r & ((1 << q->sbits) - 1);
+    int w = (r >> q->sbits) & ((1 << q->wbits) - 1);
+    int c = r >> (q->sbits + q->wbits);
+    int i = (2 * w + 1) << (n - L), h = 1 << (n - L);
     *x = q->off + r;
     *xl = sgs_neighbour(q, par, i - h, n, a, c);
     *xr = sgs_neighbour(q, par, i + h, n, a, c);
@@ -274,8 +284,8 @@ static inline HD void sgs_item(const sgs_seg *q, const int *par, int n, int L, l
             long long end = si + 1 < g->list_first[kl + 1] ? q[1].start : g->list_count[kl];         \
             long long S = 1LL << q->sbits;                                                           \
             for (long long r0 = q->start; r0 < end; r0 += S) { /* one row of S contiguous points */  \
-                long long x, xl, xr;                                                                 \
-                sgs_item(q, g->par, g->n, L, r0, &x, &xl, &xr);                                      \
+                int x, xl, xr;                                                                       \
+                sgs_item(q, g->par, g->n, L, (int)r0, &x, &xl, &xr);                                      \
                 T *px = u + x, *pl = u + xl, *pr = u + xr;                                           \
                 if (inverse) {                                                                       \
                     _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = UNSURPLUS(px[a], pl[a], pr[a]); \

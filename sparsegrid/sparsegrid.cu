@@ -15,6 +15,12 @@
  *   --fig=error      (host only, no GPU) the thesis's future work: the regular sparse grid
  *        kept from the hierarchized full grid, interpolation error vs number of points
  *                                                   -> sparsegrid_figx2_error.dat
+ *   --fig=sparse     real regular sparse grids (sparse.h, sparse_kernels.cuh), d = 2..6,
+ *        batched, --precision=float|double: GB/s of cpu_tuned and gpu_sparse (3 block
+ *        sizes, both directions) vs the copy kernel and the host triad
+ *                                                   -> sparsegrid_figx4_sparse_<precision>.dat
+ *   --fig=sparse-error  (host only) error vs points of real sparse grids and full grids,
+ *        d = 2..5, with fitted rates                -> sparsegrid_figx5_sparse_error.dat
  * Every configuration is verified before it is timed: the tuned CPU result equals the
  * float scalar reference bitwise (and the double reference within 1e-5), both GPU versions
  * equal the CPU bitwise (outputs poisoned with NaN first), and dehierarchization (fused
@@ -30,6 +36,9 @@
 #include "../common/verify.h"
 #include "hierarchize.h"
 #include "kernels.cuh"
+#include "sparse.h"
+#include "sparse_kernels.cuh"
+#include "../common/host.h"
 
 #define ROUNDTRIP_TOL 4e-6 /* fp32 round trip error / |u|max (tests/host/test_sparsegrid_hier.c) */
 
@@ -594,35 +603,350 @@ static void fig_error(env *e, int argc, char **argv)
     datfile_commit(&d);
 }
 
+/* ------------------------------ regular sparse grids on the GPU (thesis ch. 6, future work) */
+
+/* C++ overloads of sparse.h's float/double functions, for the templates below. */
+static void sgs_cpu_t(const float *s, float *d, long long G, const sgs_grid *g, int inv, int th) { sgs_cpu_f(s, d, G, g, inv, th); }
+static void sgs_cpu_t(const double *s, double *d, long long G, const sgs_grid *g, int inv, int th) { sgs_cpu_d(s, d, G, g, inv, th); }
+static int sgs_ref_t(float *u, const sgs_grid *g, int inv) { return sgs_ref_f(u, g, inv); }
+static int sgs_ref_t(double *u, const sgs_grid *g, int inv) { return sgs_ref_d(u, g, inv); }
+
+/* Level of the sparse grid of d dimensions in the bandwidth figure: about 6-14 k points (24-57
+ * KB in float, twice that in double), so several grids fit in the shared memory of an SM. */
+static const int SPARSE_LEVEL[SGS_MAXD + 1] = {0, 12, 9, 7, 5, 4, 3};
+#define SPARSE_THREADS_N 3
+static const int SPARSE_THREADS[SPARSE_THREADS_N] = {128, 256, 512}; /* k_sparse block sizes tried */
+
+template <typename T>
+struct sparse_ctx {
+    const sgs_grid *g;
+    const sgs_dev *dv;
+    const T *d_in, *h_in;
+    T *d_out, *h_out;
+    long long G;
+    int inverse, threads;
+};
+template <typename T>
+static void run_sparse_gpu(void *p, cudaStream_t s)
+{
+    sparse_ctx<T> *c = (sparse_ctx<T> *)p;
+    sgs_dev_run<T>(c->dv, c->d_in, c->d_out, c->G, c->inverse, s);
+}
+template <typename T>
+static void run_sparse_cpu(void *p)
+{
+    sparse_ctx<T> *c = (sparse_ctx<T> *)p;
+    sgs_cpu_t(c->h_in, c->h_out, c->G, c->g, c->inverse, c->threads);
+}
+template <typename T>
+static void run_sparse_copy(void *p, cudaStream_t s)
+{
+    sparse_ctx<T> *c = (sparse_ctx<T> *)p;
+    long long nf = c->G * c->g->npts * (long long)(sizeof(T) / sizeof(float));
+    k_copy<<<GRID_STRIDE_BLOCKS(8), 256, 0, s>>>((const float *)c->d_in, (float *)c->d_out, nf);
+    CHECK_LAUNCH();
+}
+
+/* Input value i: uniform in [-1, 1), the same numbers in both precisions. */
+template <typename T>
+static void fill_input_t(T *h, long long n, long long seed)
+{
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < n; i++)
+        h[i] = (T)((float)(mix32((uint64_t)seed * 0x9E3779B97F4A7C15ULL + (uint64_t)i) >> 8) / 8388608.0f - 1.0f);
+}
+
+/* The correctness run of one batch: the tuned CPU equals the pole-wise reference on the first
+ * grids bitwise; every GPU configuration equals the CPU bitwise on poisoned (NaN) output, in
+ * both directions; dehierarchization returns the input (float 2e-5, double 1e-13 |u|max).
+ * Leaves the surpluses in d_out. */
+template <typename T>
+static void verify_sparse(env *e, const sgs_grid *g, const sgs_dev *dv, int ndv, long long G, const T *h_in, T *h_cpu,
+                          T *h_tmp, T *h_gpu, T *d_in, T *d_out, T *d_back)
+{
+    long long n = G * g->npts;
+    size_t bytes = sizeof(T) * n;
+    char what[160];
+    sgs_cpu_t(h_in, h_cpu, G, g, 0, e->threads);
+    T *t = (T *)malloc(sizeof(T) * g->npts);
+    if (!t) DIE("out of host memory");
+    for (long long i = 0; i < G && i < 8; i++) {
+        memcpy(t, h_in + i * g->npts, sizeof(T) * g->npts);
+        if (sgs_ref_t(t, g, 0)) DIE("sparse reference: out of memory");
+        if (memcmp(t, h_cpu + i * g->npts, sizeof(T) * g->npts)) fail(e, "sparse cpu_tuned != pole-wise reference");
+    }
+    free(t);
+    sgs_cpu_t(h_cpu, h_tmp, G, g, 1, e->threads);
+    double maxu = 0, err = 0, tol = sizeof(T) == 4 ? 2e-5 : 1e-13;
+#pragma omp parallel for reduction(max : maxu, err)
+    for (long long i = 0; i < n; i++) {
+        maxu = fmax(maxu, fabs((double)h_in[i]));
+        err = fmax(err, fabs((double)h_tmp[i] - (double)h_in[i]));
+    }
+    if (err > tol * maxu) fail(e, "sparse round trip dehierarchize(hierarchize(u)) != u");
+    CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+    for (int inv = 0; inv < 2; inv++)
+        for (int c = 0; c < ndv; c++) {
+            T *dst = inv ? d_back : d_out;
+            CHECK_CUDA(cudaMemset(dst, 0xFF, bytes)); /* poison: NaN */
+            sgs_dev_run<T>(dv + c, inv ? d_out : d_in, dst, G, inv, e->s);
+            CHECK_CUDA(cudaStreamSynchronize(e->s));
+            CHECK_CUDA(cudaMemcpy(h_gpu, dst, bytes, cudaMemcpyDeviceToHost));
+            snprintf(what, sizeof what, "gpu_sparse %d threads %s, d=%d n=%d, %lld grids", dv[c].threads,
+                     inv ? "dehierarchization" : "hierarchization", g->d, g->n, G);
+            if (verify_exact(h_gpu, inv ? h_tmp : h_cpu, n, sizeof(T), what)) fail(e, what);
+        }
+}
+
+/* GB/s of batched sparse-grid (de)hierarchization, d = 2..6, against the copy kernel of the
+ * same bytes (GPU) and the host's STREAM-like triad (CPU, common/host.h). */
+template <typename T>
+static void fig_sparse(env *e, int argc, char **argv, const char *prec)
+{
+    int maxlog = e->c.quick ? 24 : 29; /* input bytes of the largest batch: 512 MiB (quick 16 MiB) */
+    size_t cap = ((size_t)1 << maxlog) + 8 * sizeof(T) * 16384;
+    T *h_in = (T *)malloc(cap), *h_cpu = (T *)malloc(cap), *h_tmp = (T *)malloc(cap), *h_gpu = (T *)malloc(cap);
+    if (!h_in || !h_cpu || !h_tmp || !h_gpu) DIE("out of host memory");
+    size_t span = (cap + 255) / 256 * 256; /* bytes per buffer, 256-byte aligned */
+    unsigned char *d_buf = (unsigned char *)device_alloc_or_usage(3 * span, "three buffers of sparse grids");
+    T *d_in = (T *)d_buf, *d_out = (T *)(d_buf + span), *d_back = (T *)(d_buf + 2 * span);
+    fill_input_t(h_in, (long long)(cap / sizeof(T)), e->c.seed);
+    int l2 = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, e->c.device));
+    double triad = host_triad_gbs(1LL << (e->c.quick ? 24 : 26), e->threads, 5);
+    fprintf(stderr, "sparse: host triad %.1f GB/s on %d threads\n", triad, e->threads);
+
+    char figure[160], file[96];
+    snprintf(figure, sizeof figure, "beyond the thesis (its future work): batched regular sparse grids, %s", prec);
+    snprintf(file, sizeof file, "sparsegrid_figx4_sparse_%s.dat", prec);
+    dat_meta m = dat_meta_of("sparsegrid", figure, argc, argv, e->gpu, &e->c);
+    datfile d;
+    e->d = &d;
+    datfile_open(&d, e->c.out, file, &m);
+    datfile_meta(&d, "l2_bytes", "%d", l2);
+    datfile_meta(&d, "host_triad_gbs", "%.1f (STREAM-like triad, %d threads, best of 5; common/host.h)", triad, e->threads);
+    datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads (OpenMP over grids, level-wise lists, rows vectorized)", e->threads);
+    datfile_meta(&d, "grid", "regular sparse grid with boundary, sum_j max(l_j,1) <= n + d - 1, subspace order; "
+                             "grids one after another");
+    datfile_meta(&d, "columns", "bytes_moved = 2 * grids * points * %zu (read + write once); gbs = bytes_moved / median; "
+                                "pct_ceiling = gbs / copy kernel of the same bytes (gpu rows) or / host_triad_gbs (cpu "
+                                "rows); threads = block size (gpu) or OpenMP threads (cpu)", sizeof(T));
+    datfile_columns(&d, "d level points grids impl threads bytes_moved median_ms min_ms max_ms gbs pct_ceiling beyond_l2 batch");
+    for (int dd = 2; dd <= SGS_MAXD; dd++) {
+        sgs_grid g;
+        char err[200];
+        if (sgs_init(&g, dd, SPARSE_LEVEL[dd], err, sizeof err)) DIE("%s", err);
+        sgs_dev dv[SPARSE_THREADS_N];
+        for (int c = 0; c < SPARSE_THREADS_N; c++)
+            sgs_dev_setup(dv + c, &g, sizeof(T), SPARSE_THREADS[c], e->c.device, e->max_blocks);
+        datfile_meta(&d, "plan", "d=%d n=%d: %lld points, %d subspaces, %s, %d resident blocks of 256 threads", dd, g.n,
+                     g.npts, g.nsub, dv[1].staged ? "staged in shared memory" : "in global memory", dv[1].blocks);
+        double best[2] = {0, 0}, cpu_pct[2] = {0, 0}, cpu_gbs[2] = {0, 0};
+        int best_t[2] = {0, 0};
+        for (int lg = 20; lg <= maxlog; lg += 3) {
+            long long G = (((long long)1 << lg) + g.npts * (long long)sizeof(T) - 1) / (g.npts * (long long)sizeof(T));
+            if (e->nt_max && G > e->nt_max) G = e->nt_max;
+            double moved = 2.0 * G * g.npts * sizeof(T);
+            verify_sparse<T>(e, &g, dv, SPARSE_THREADS_N, G, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back);
+            sparse_ctx<T> x = {&g, dv, d_in, h_in, d_out, h_tmp, G, 0, e->threads};
+            bench_stats st = bench_gpu(run_sparse_copy<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+            double copy_gbs = moved / (st.median * 1e-3) / 1e9;
+            int last = lg + 3 > maxlog;
+            for (int impl = 0; impl < 2 * SPARSE_THREADS_N + 3; impl++) {
+                const char *name;
+                int threads = 0;
+                if (impl == 0) { name = "copy"; }
+                else if (impl <= 2 * SPARSE_THREADS_N) {
+                    int c = (impl - 1) % SPARSE_THREADS_N;
+                    x.inverse = impl > SPARSE_THREADS_N;
+                    x.dv = dv + c;
+                    x.d_in = x.inverse ? d_out : d_in; /* dehierarchize the surpluses */
+                    x.d_out = x.inverse ? d_back : d_out;
+                    name = x.inverse ? "gpu_sparse_inverse" : "gpu_sparse";
+                    threads = dv[c].threads;
+                    st = bench_gpu(run_sparse_gpu<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                } else {
+                    x.inverse = impl == 2 * SPARSE_THREADS_N + 2;
+                    x.h_in = x.inverse ? h_cpu : h_in;
+                    name = x.inverse ? "cpu_tuned_inverse" : "cpu_tuned";
+                    threads = e->threads;
+                    st = bench_host(run_sparse_cpu<T>, &x, e->c.warmup, e->c.reps, e->c.batch);
+                }
+                double gbs = moved / (st.median * 1e-3) / 1e9;
+                int cpu = impl > 2 * SPARSE_THREADS_N;
+                double pct = 100 * gbs / (cpu ? triad : copy_gbs);
+                char label[128];
+                snprintf(label, sizeof label, "sparse %s d=%d %s/%d grids=%lld", prec, dd, name, threads, G);
+                note_spread(e, label, st);
+                datfile_row(&d, "%d %d %lld %lld %s %d %.0f %.6f %.6f %.6f %.1f %.1f %d %d", dd, g.n, g.npts, G, name,
+                            threads, moved, st.median, st.min, st.max, gbs, pct, moved > l2, st.batch);
+                fprintf(stderr, "sparse %s d=%d n=%d %-18s %3d grids=%8lld %8.1f MB %9.4f ms %7.1f GB/s %5.1f%% of %s%s\n",
+                        prec, dd, g.n, name, threads, G, moved / 1e6, st.median, gbs, pct, cpu ? "triad" : "copy",
+                        moved > l2 ? "" : "  (fits in L2)");
+                if (last && impl >= 1 && !cpu) {
+                    int inv = impl > SPARSE_THREADS_N;
+                    if (pct > best[inv]) { best[inv] = pct; best_t[inv] = threads; }
+                }
+                if (last && cpu) { cpu_pct[impl - 2 * SPARSE_THREADS_N - 1] = pct; cpu_gbs[impl - 2 * SPARSE_THREADS_N - 1] = gbs; }
+            }
+            if (e->nt_max && G == e->nt_max) break;
+        }
+        datfile_meta(&d, "result", "d=%d n=%d at the largest batch: gpu_sparse %.1f%% of copy (%d threads), inverse %.1f%% "
+                                   "(%d threads); cpu_tuned %.1f GB/s = %.1f%% of the host triad, inverse %.1f GB/s = %.1f%%",
+                     dd, g.n, best[0], best_t[0], best[1], best_t[1], cpu_gbs[0], cpu_pct[0], cpu_gbs[1], cpu_pct[1]);
+        fprintf(stderr, "sparse %s d=%d: gpu %.1f%% / %.1f%% of copy, cpu %.1f%% / %.1f%% of triad\n", prec, dd, best[0],
+                best[1], cpu_pct[0], cpu_pct[1]);
+        for (int c = 0; c < SPARSE_THREADS_N; c++) sgs_dev_free(dv + c);
+        sgs_free(&g);
+    }
+    datfile_commit(&d);
+    CHECK_CUDA(cudaFree(d_buf));
+    free(h_in);
+    free(h_cpu);
+    free(h_tmp);
+    free(h_gpu);
+}
+
+/* Least-squares slope of y over x (the fitted convergence rate). */
+static double fit_slope(const double *x, const double *y, int n)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) { sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i]; }
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/* Interpolation error vs points of real sparse grids (sparse.h, hierarchized in double) and of
+ * full grids, for the smooth f_test; fitted rates err ~ N^alpha and err / log2(N)^(d-1) ~
+ * N^beta over the finer half of the sparse levels (host only). */
+static void fig_sparse_error(env *e, int argc, char **argv)
+{
+    dat_meta m = dat_meta_of("sparsegrid", "beyond the thesis (its future work): error vs points, sparse and full grids",
+                             argc, argv, "none (host only)", &e->c);
+    datfile d;
+    e->d = &d;
+    datfile_open(&d, e->c.out, "sparsegrid_figx5_sparse_error.dat", &m);
+    const int samples = e->c.quick ? 1000 : 10000;
+    datfile_meta(&d, "function", "f(x) = exp(-|x - 0.3|^2) on [0,1]^d");
+    datfile_meta(&d, "columns", "grid = sparse (regular sparse grid with boundary of level n, hierarchized by "
+                                "sgs_cpu_d, evaluated from its surpluses) or full (piecewise d-linear on the full grid of "
+                                "level n); errors over %d random points (max, root mean square)", samples);
+    datfile_columns(&d, "d level grid points err_max err_l2");
+    for (int dd = 2; dd <= 5; dd++) {
+        int nmax = (dd == 2 ? 14 : dd == 3 ? 11 : dd == 4 ? 9 : 7) - (e->c.quick ? 3 : 0);
+        double lx[24], ly[24], lyl[24], lh[24], lyn[24];
+        int nfit = 0;
+        for (int n = 1; n <= nmax; n++) {
+            sgs_grid g;
+            char err[200];
+            if (sgs_init(&g, dd, n, err, sizeof err)) DIE("%s", err);
+            double *c = (double *)malloc(sizeof(double) * g.npts);
+            if (!c) DIE("out of host memory");
+#pragma omp parallel for schedule(dynamic, 16)
+            for (int s = 0; s < g.nsub; s++)
+                for (long long r = 0; r < g.off[s + 1] - g.off[s]; r++) {
+                    long long idx[SGS_MAXD];
+                    double x[SGS_MAXD];
+                    sgs_point_index(&g, s, r, idx);
+                    for (int j = 0; j < dd; j++) x[j] = (double)idx[j] / (double)(1LL << n);
+                    c[g.off[s] + r] = f_test(x, dd);
+                }
+            sgs_cpu_d(c, c, 1, &g, 0, 1); /* surpluses */
+            double emax = 0, e2 = 0;
+#pragma omp parallel for reduction(max : emax) reduction(+ : e2)
+            for (int s = 0; s < samples; s++) {
+                double x[SGS_MAXD];
+                for (int j = 0; j < dd; j++) x[j] = (mix32((uint64_t)s * 8 + j + 1000003ULL * e->c.seed) + 0.5) / 4294967296.0;
+                double a = fabs(sgs_eval(c, &g, x) - f_test(x, dd));
+                emax = fmax(emax, a);
+                e2 += a * a;
+            }
+            datfile_row(&d, "%d %d sparse %lld %.6e %.6e", dd, n, g.npts, emax, sqrt(e2 / samples));
+            fprintf(stderr, "sparse error d=%d n=%2d sparse %9lld points: max %.3e\n", dd, n, g.npts, emax);
+            if (2 * n > nmax) { /* the finer half: the asymptotic rate */
+                lx[nfit] = log((double)g.npts);
+                ly[nfit] = log(emax);
+                lyl[nfit] = log(emax) - (dd - 1) * log(log2((double)g.npts));
+                lh[nfit] = -n * log(2.0);                  /* log h, h = 2^-n */
+                lyn[nfit] = log(emax) - (dd - 1) * log((double)n); /* the bound h^2 n^(d-1) */
+                nfit++;
+            }
+            free(c);
+            sgs_free(&g);
+            /* the full grid of the same level where it stays below 2^22 points (d <= 4) */
+            double full = pow((double)((1LL << n) + 1), dd);
+            if (dd <= SG_MAXD && full <= (double)(1 << 22)) {
+                long long np = (1LL << n) + 1, size = (long long)full;
+                double *u = (double *)malloc(sizeof(double) * size);
+                if (!u) DIE("out of host memory");
+#pragma omp parallel for
+                for (long long r = 0; r < size; r++) {
+                    double x[SG_MAXD];
+                    long long q = r;
+                    for (int j = 0; j < dd; j++) { x[j] = (double)(q % np) / (double)(np - 1); q /= np; }
+                    u[r] = f_test(x, dd);
+                }
+                double fmx = 0, f2 = 0;
+#pragma omp parallel for reduction(max : fmx) reduction(+ : f2)
+                for (int s = 0; s < samples; s++) {
+                    double x[SG_MAXD];
+                    for (int j = 0; j < dd; j++) x[j] = (mix32((uint64_t)s * 8 + j + 1000003ULL * e->c.seed) + 0.5) / 4294967296.0;
+                    double a = fabs(sg_eval_multilinear(u, dd, n, x) - f_test(x, dd));
+                    fmx = fmax(fmx, a);
+                    f2 += a * a;
+                }
+                datfile_row(&d, "%d %d full %lld %.6e %.6e", dd, n, size, fmx, sqrt(f2 / samples));
+                free(u);
+            }
+        }
+        double alpha = fit_slope(lx, ly, nfit), beta = fit_slope(lx, lyl, nfit), gamma = fit_slope(lh, lyn, nfit);
+        datfile_meta(&d, "result", "d=%d: fitted over the finer %d sparse levels: err_max ~ N^%.2f; err_max / log2(N)^%d ~ "
+                                   "N^%.2f (the claim: N^-2 log^(d-1) N); err_max / n^%d ~ h^%.2f (h = 2^-n; the "
+                                   "bound: h^2 n^(d-1))", dd, nfit, alpha, dd - 1, beta, dd - 1, gamma);
+        fprintf(stderr, "sparse error d=%d: err ~ N^%.2f, err/log2(N)^%d ~ N^%.2f, err/n^%d ~ h^%.2f\n", dd, alpha, dd - 1,
+                beta, dd - 1, gamma);
+    }
+    datfile_commit(&d);
+}
+
 int main(int argc, char **argv)
 {
     env e;
     memset(&e, 0, sizeof e);
     e.c = common_opts_default();
-    const char *fig = "5.1";
+    const char *fig = "5.1", *precision = "float";
     long long nt_max = 0;
     arg_opt opts[] = {
         COMMON_ARGS(e.c),
-        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth tune error"},
+        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth tune error sparse sparse-error"},
+        {"precision", ARG_CHOICE, &precision, "sparse: float or double", 0, 0, "float double"},
         {"threads", ARG_INT, &e.threads, "CPU threads of cpu_tuned (0: all processors)", 0, 1024, NULL},
         {"tiles-per-block", ARG_INT, &e.tpb, "fused kernel: tiles per block (0: auto)", 0, 4096, NULL},
-        {"nt-max", ARG_LONG, &nt_max, "Figs. 5.x: only Nt up to this (0: the thesis's range); tune: Nt (0: 1 GiB)", 0, 1000000, NULL},
-        {"max-blocks", ARG_INT, &e.max_blocks, "tune: pipelined kernel launches at most N blocks (0: all resident; small values test the pipeline)", 0, 1000000, NULL},
+        {"nt-max", ARG_LONG, &nt_max, "Figs. 5.x: only Nt up to this (0: the thesis's range); tune: Nt (0: 1 GiB); sparse: at most this many grids", 0, 1000000, NULL},
+        {"max-blocks", ARG_INT, &e.max_blocks, "tune, sparse: launch at most N blocks (0: all resident; small values make each block walk many tiles/grids)", 0, 1000000, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "sparsegrid [options]",
                "Hierarchization of full grids (thesis ch. 5): CPU tuned vs GPU thesis-style vs GPU fused.");
     common_opts_finish(&e.c);
     if (e.threads == 0) e.threads = omp_get_num_procs();
 
+    if (strcmp(precision, "float") && strcmp(fig, "sparse"))
+        DIE_USAGE("--precision=%s: only --fig=sparse computes in double (the full-grid figures are float32)", precision);
     if (!strcmp(fig, "error")) { /* host only: no GPU needed */
         fig_error(&e, argc, argv);
+        return 0;
+    }
+    if (!strcmp(fig, "sparse-error")) { /* host only */
+        fig_sparse_error(&e, argc, argv);
         return 0;
     }
     device_require(e.c.device, 7, 5);
     device_describe(e.c.device, e.gpu, sizeof e.gpu);
     CHECK_CUDA(cudaStreamCreate(&e.s));
     e.nt_max = nt_max;
-    if (!strcmp(fig, "bandwidth")) {
+    if (!strcmp(fig, "sparse")) {
+        if (!strcmp(precision, "double")) fig_sparse<double>(&e, argc, argv, precision);
+        else fig_sparse<float>(&e, argc, argv, precision);
+    } else if (!strcmp(fig, "bandwidth")) {
         fig_bandwidth(&e, argc, argv);
     } else if (!strcmp(fig, "tune")) {
         fig_tune(&e, argc, argv);

@@ -174,5 +174,5 @@ int main(void)
     sgs_free(&g);
     T_CHECK(sgs_init(&g, 7, 2, err, sizeof err) == -1);
     T_CHECK(sgs_init(&g, 2, 0, err, sizeof err) == -1);
-    T_DONE();
+    return T_DONE();
 }
