@@ -41,17 +41,29 @@ static inline HD void hash_neigh1d_read(const int *t, long m, long b, int self, 
     *right = k < m ? t[k] : self;
 }
 
-/* 2D neighbour read (Listing 2, lines 28-34): the finest bucket just across each face at
- * the cell's lower-left end; clamped at the domain edge, where it is the cell itself. */
-static inline HD void hash_neigh2d_read(const int *t, long W, long H, int i, int j, int lev, int levmax,
-                                        int *left, int *right, int *bottom, int *top)
+/* 2D neighbour probes (Listing 2, lines 28-34): the finest bucket (x[f], y[f]) just across
+ * face f (left, right, bottom, top) at the cell's lower-left end; clamped at the domain edge,
+ * where it is the cell itself.  Shared with the distributed code (dist.h: local tables). */
+static inline HD void hash_neigh2d_probe(long W, long H, int i, int j, int lev, int levmax, long x[4], long y[4])
 {
     long levmult = 1L << (levmax - lev);
     long ii = (long)i * levmult, jj = (long)j * levmult;
-    *left = t[jj * W + (ii - 1 > 0 ? ii - 1 : 0)];
-    *right = t[jj * W + (ii + levmult < W - 1 ? ii + levmult : W - 1)];
-    *bottom = t[(jj - 1 > 0 ? jj - 1 : 0) * W + ii];
-    *top = t[(jj + levmult < H - 1 ? jj + levmult : H - 1) * W + ii];
+    x[0] = ii - 1 > 0 ? ii - 1 : 0;                     y[0] = jj;
+    x[1] = ii + levmult < W - 1 ? ii + levmult : W - 1; y[1] = jj;
+    x[2] = ii;                                          y[2] = jj - 1 > 0 ? jj - 1 : 0;
+    x[3] = ii;                                          y[3] = jj + levmult < H - 1 ? jj + levmult : H - 1;
+}
+
+/* 2D neighbour read (Listing 2): the cell in each probed bucket of the W x H table. */
+static inline HD void hash_neigh2d_read(const int *t, long W, long H, int i, int j, int lev, int levmax,
+                                        int *left, int *right, int *bottom, int *top)
+{
+    long x[4], y[4];
+    hash_neigh2d_probe(W, H, i, j, lev, levmax, x, y);
+    *left = t[y[0] * W + x[0]];
+    *right = t[y[1] * W + x[1]];
+    *bottom = t[y[2] * W + x[2]];
+    *top = t[y[3] * W + x[3]];
 }
 
 /* Remap (sec. 3.3, Listing 3) with a linear reconstruction: what one unit bucket centred at

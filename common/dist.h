@@ -1,0 +1,285 @@
+/* dist.h -- the collection's multi-process layer: MPI starts one process per GPU, NCCL moves
+ * GPU buffers between them, MPI moves host buffers (CPU backend).  Header-only; the MPI part
+ * is plain C (mpicc), the GPU part needs nvcc and -DDIST_NCCL (and -lnccl).
+ *
+ *   dist_args_parse(...)          args_parse before MPI_Init, printed by rank 0 only
+ *   dist_init(&argc, &argv, &d)   MPI_Init; rank, size, and the rank on its node (-> GPU)
+ *   CHECK_MPI(call) CHECK_NCCL(call) CHECK_CUDA_RANK(call)
+ *                                 every call checked; the error line names the rank
+ *   dist_agree(&d, code, fmt...)  collective verdict: if any rank passes code != 0, rank 0
+ *                                 prints the lowest failing rank's message as ONE line and
+ *                                 every rank finalizes and exits with that code (no hang)
+ *   dist_exit(code)               MPI_Finalize, exit(code)
+ *   dist_time_begin / dist_time_end   a barrier-timed section: the slowest rank's time
+ *   dist_pattern                  a reusable exchange pattern: per peer, which local records
+ *                                 to send, and how many arrive (computed once per mesh)
+ *   dist_exchange_host            MPI_Alltoallv of the pattern's records (host buffers)
+ *   dist_use_gpu, dist_nccl_init, dist_exchange_nccl   the GPU side (rank -> GPU, NCCL). */
+#ifndef COMMON_DIST_H
+#define COMMON_DIST_H
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "args.h"
+#ifdef DIST_NCCL
+#include <cuda_runtime.h>
+#include <nccl.h>
+#endif
+
+typedef struct {
+    int rank, size;             /* in MPI_COMM_WORLD */
+    int local_rank, local_size; /* among the ranks of this node: rank local_rank uses GPU local_rank */
+    int gpu;                    /* this rank's CUDA device, -1 when none is used */
+#ifdef DIST_NCCL
+    ncclComm_t nccl;
+    cudaStream_t stream;
+#endif
+} dist_ctx;
+
+static inline int dist_rank(void)
+{
+    int r = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}
+
+static inline void dist_exit(int code)
+{
+    MPI_Finalize();
+    exit(code);
+}
+
+#define CHECK_MPI(call)                                                                       \
+    do {                                                                                      \
+        int mpi_e_ = (call);                                                                  \
+        if (mpi_e_ != MPI_SUCCESS) {                                                          \
+            char mpi_s_[MPI_MAX_ERROR_STRING];                                                \
+            int mpi_l_ = 0;                                                                   \
+            MPI_Error_string(mpi_e_, mpi_s_, &mpi_l_);                                        \
+            fprintf(stderr, "rank %d: %s:%d: MPI error in %s: %s\n", dist_rank(), __FILE__,   \
+                    __LINE__, #call, mpi_s_);                                                 \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                     \
+        }                                                                                     \
+    } while (0)
+
+/* Options are parsed BEFORE MPI_Init, so that --help and a bad option end every rank the
+ * plain way (exit 0 / 2); only the launcher's rank 0 (from its environment) prints. */
+static inline void dist_args_parse(int argc, char **argv, const arg_opt *opts, int n, const char *usage,
+                                   const char *about)
+{
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");
+    if (!r) r = getenv("PMIX_RANK");
+    if (!r) r = getenv("PMI_RANK");
+    int quiet = r && atoi(r) != 0, out = -1, err = -1;
+    if (quiet) {
+        out = dup(1);
+        err = dup(2);
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        dup2(nul, 2);
+        close(nul);
+    }
+    args_parse(argc, argv, opts, n, usage, about);
+    if (quiet) {
+        dup2(out, 1);
+        dup2(err, 2);
+        close(out);
+        close(err);
+    }
+}
+
+static inline void dist_init(int *argc, char ***argv, dist_ctx *d)
+{
+    memset(d, 0, sizeof *d);
+    d->gpu = -1;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+        fprintf(stderr, "error: MPI_Init failed\n");
+        exit(1);
+    }
+    /* errors come back to CHECK_MPI (which names the rank) instead of aborting silently */
+    CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &d->rank));
+    CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &d->size));
+    MPI_Comm node;
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    CHECK_MPI(MPI_Comm_rank(node, &d->local_rank));
+    CHECK_MPI(MPI_Comm_size(node, &d->local_size));
+    CHECK_MPI(MPI_Comm_free(&node));
+}
+
+/* Collective: each rank gives its verdict (0 = fine).  Code 77 is printed as "SKIP: ...". */
+static inline void dist_agree(const dist_ctx *d, int code, const char *fmt, ...)
+{
+    int me = code ? d->rank : d->size, first = 0;
+    CHECK_MPI(MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    if (first == d->size) return;
+    char msg[1024] = "";
+    if (d->rank == first) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+    }
+    CHECK_MPI(MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, first, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Bcast(&code, 1, MPI_INT, first, MPI_COMM_WORLD));
+    if (d->rank == 0) {
+        if (code == 77) printf("SKIP: %s\n", msg);
+        else fprintf(stderr, "error: %s\n", msg);
+        fflush(stdout);
+    }
+    dist_exit(code);
+}
+
+/* A barrier-timed section (ms): every rank starts together, the time is the slowest rank's.
+ * GPU work must be synchronized before dist_time_end. */
+static inline double dist_time_begin(void)
+{
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    return MPI_Wtime();
+}
+static inline double dist_time_end(double t0)
+{
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    return (MPI_Wtime() - t0) * 1e3;
+}
+
+/* Exchange pattern of fixed-size records (rec ints each): to peer q go the local records
+ * send_idx[sdispl[q] .. sdispl[q] + scount[q]); from peer q arrive rcount[q] records at
+ * rdispl[q] of the receive buffer.  Counts are in records. */
+typedef struct {
+    int *scount, *sdispl, *rcount, *rdispl; /* size entries each */
+    int *send_idx;                          /* nsend local record indices */
+    long nsend, nrecv;
+} dist_pattern;
+
+/* From the send side (scount, send_idx filled), learn the receive side: one MPI_Alltoall. */
+static inline void dist_pattern_finish(const dist_ctx *d, dist_pattern *p)
+{
+    CHECK_MPI(MPI_Alltoall(p->scount, 1, MPI_INT, p->rcount, 1, MPI_INT, MPI_COMM_WORLD));
+    p->nsend = p->nrecv = 0;
+    for (int q = 0; q < d->size; q++) {
+        p->sdispl[q] = (int)p->nsend;
+        p->rdispl[q] = (int)p->nrecv;
+        p->nsend += p->scount[q];
+        p->nrecv += p->rcount[q];
+    }
+}
+
+static inline void dist_pattern_alloc(const dist_ctx *d, dist_pattern *p)
+{
+    memset(p, 0, sizeof *p);
+    p->scount = (int *)calloc((size_t)d->size * 4, sizeof(int));
+    if (!p->scount) {
+        fprintf(stderr, "rank %d: out of host memory\n", d->rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    p->sdispl = p->scount + d->size;
+    p->rcount = p->sdispl + d->size;
+    p->rdispl = p->rcount + d->size;
+}
+static inline void dist_pattern_free(dist_pattern *p)
+{
+    free(p->scount);
+    free(p->send_idx);
+    memset(p, 0, sizeof *p);
+}
+
+/* Host exchange: sendbuf holds the packed records (nsend x rec ints) in pattern order. */
+static inline void dist_exchange_host(const dist_ctx *d, const dist_pattern *p, int rec, const int *sendbuf,
+                                      int *recvbuf)
+{
+    int *c = (int *)malloc(sizeof(int) * 4 * (size_t)d->size);
+    if (!c) {
+        fprintf(stderr, "rank %d: out of host memory\n", d->rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int q = 0; q < d->size; q++) { /* counts and offsets in ints */
+        c[q] = p->scount[q] * rec;
+        c[d->size + q] = p->sdispl[q] * rec;
+        c[2 * d->size + q] = p->rcount[q] * rec;
+        c[3 * d->size + q] = p->rdispl[q] * rec;
+    }
+    CHECK_MPI(MPI_Alltoallv(sendbuf, c, c + d->size, MPI_INT, recvbuf, c + 2 * d->size, c + 3 * d->size, MPI_INT,
+                            MPI_COMM_WORLD));
+    free(c);
+}
+
+#ifdef __CUDACC__
+#define CHECK_CUDA_RANK(call)                                                                 \
+    do {                                                                                      \
+        cudaError_t cu_e_ = (call);                                                           \
+        if (cu_e_ != cudaSuccess) {                                                           \
+            fprintf(stderr, "rank %d: %s:%d: CUDA error in %s: %s (%s)\n", dist_rank(),       \
+                    __FILE__, __LINE__, #call, cudaGetErrorName(cu_e_),                       \
+                    cudaGetErrorString(cu_e_));                                               \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                     \
+        }                                                                                     \
+    } while (0)
+
+/* Rank -> GPU: local rank k uses device k.  No GPU on any rank: SKIP (77) everywhere; a rank
+ * without a GPU of its own (more ranks on a node than GPUs): one line, exit 2 everywhere. */
+static inline void dist_use_gpu(dist_ctx *d)
+{
+    int count = 0, most = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+    (void)cudaGetLastError();
+    CHECK_MPI(MPI_Allreduce(&count, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    dist_agree(d, most == 0 ? 77 : 0, "no usable CUDA device on any rank");
+    dist_agree(d, d->local_rank >= count ? 2 : 0,
+               "rank %d has no GPU: it is rank %d of %d on its node, which has %d GPU(s); start at most one rank per GPU",
+               d->rank, d->local_rank, d->local_size, count);
+    d->gpu = d->local_rank;
+    CHECK_CUDA_RANK(cudaSetDevice(d->gpu));
+}
+#endif
+
+#ifdef DIST_NCCL
+#define CHECK_NCCL(call)                                                                      \
+    do {                                                                                      \
+        ncclResult_t nc_e_ = (call);                                                          \
+        if (nc_e_ != ncclSuccess) {                                                           \
+            fprintf(stderr, "rank %d: %s:%d: NCCL error in %s: %s\n", dist_rank(), __FILE__,  \
+                    __LINE__, #call, ncclGetErrorString(nc_e_));                              \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                     \
+        }                                                                                     \
+    } while (0)
+
+/* One NCCL communicator over all ranks: rank 0's unique id travels by MPI_Bcast. */
+static inline void dist_nccl_init(dist_ctx *d)
+{
+    ncclUniqueId id;
+    if (d->rank == 0) CHECK_NCCL(ncclGetUniqueId(&id));
+    CHECK_MPI(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD));
+    CHECK_NCCL(ncclCommInitRank(&d->nccl, d->size, id, d->rank));
+    CHECK_CUDA_RANK(cudaStreamCreate(&d->stream));
+}
+static inline void dist_nccl_free(dist_ctx *d)
+{
+    CHECK_NCCL(ncclCommDestroy(d->nccl));
+    CHECK_CUDA_RANK(cudaStreamDestroy(d->stream));
+}
+
+/* Device exchange on d->stream: the same pattern, one ncclSend/ncclRecv per peer with
+ * records, all in one group (no deadlock whatever the order).  Enqueues only. */
+static inline void dist_exchange_nccl(const dist_ctx *d, const dist_pattern *p, int rec, const int *d_send,
+                                      int *d_recv)
+{
+    CHECK_NCCL(ncclGroupStart());
+    for (int q = 0; q < d->size; q++) {
+        if (p->scount[q])
+            CHECK_NCCL(ncclSend(d_send + (size_t)p->sdispl[q] * rec, (size_t)p->scount[q] * rec, ncclInt32, q, d->nccl,
+                                d->stream));
+        if (p->rcount[q])
+            CHECK_NCCL(ncclRecv(d_recv + (size_t)p->rdispl[q] * rec, (size_t)p->rcount[q] * rec, ncclInt32, q, d->nccl,
+                                d->stream));
+    }
+    CHECK_NCCL(ncclGroupEnd());
+}
+#endif
+
+#endif

@@ -1,0 +1,396 @@
+/* neighbors-mpi.cu -- face neighbours of a 2D AMR mesh (Listing 2 of Robey, Nicholaeff,
+ * Robey, "Hash-based algorithms for discretized data") over P MPI processes: Morton
+ * partition, ghost cells, a local perfect hash per rank, global indices (hashmesh/dist.h).
+ *
+ *   mpirun -np P hashmesh/neighbors-mpi --in=MESH --out=FILE [--backend=cpu|gpu]
+ *       the same mesh file, output file and error lines as hashmesh/neighbors; every rank
+ *       reads MESH; rank 0 validates it (as neighbors does) and writes FILE.
+ *   mpirun -np P hashmesh/neighbors-mpi --exp=scaling [--min-log2= --max-log2= ...]
+ *       generated meshes of about 2^k cells: verified against the serial CPU hash (every
+ *       cell, every face), then each phase timed -> hashmesh_dist_scaling_<backend>_p<P>.dat
+ * --backend=cpu moves host buffers with MPI; --backend=gpu gives each rank its own GPU and
+ * moves the ghosts with NCCL (built only where nccl.h and libnccl exist: -DDIST_NCCL). */
+#include <errno.h>
+#include <sys/stat.h>
+#include "../common/check.h"
+#include "../common/device.h"
+#include "../common/bench.h"
+#include "../common/datfile.h"
+#include "../common/verify.h"
+#include "dist.h"
+#include "meshio.h"
+
+/* ---------------- GPU backend: the phases as kernels, the ghosts through NCCL ---------------- */
+#ifdef DIST_NCCL
+#define HMD_THREADS 256
+static unsigned hmd_blocks(long n) { return (unsigned)((n + HMD_THREADS - 1) / HMD_THREADS); }
+
+static __global__ void k_dist_pack(const int *__restrict__ own, const int *__restrict__ idx, long nsend, int *send)
+{
+    long s = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (s < nsend)
+        for (int f = 0; f < HM_REC; f++) send[HM_REC * s + f] = own[HM_REC * (long)idx[s] + f];
+}
+/* Listing 2 write (clipped): owned records first, then ghosts, one thread each */
+static __global__ void k_dist_write(const int *__restrict__ own, long nown, const int *__restrict__ ghost, long nghost,
+                                    int *t, hm_window w, int levmax)
+{
+    long c = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (c < nown) hm_write_rec(t, w, levmax, own + HM_REC * c);
+    else if (c < nown + nghost) hm_write_rec(t, w, levmax, ghost + HM_REC * (c - nown));
+}
+static __global__ void k_dist_read(const int *__restrict__ own, long nown, const int *__restrict__ t, hm_window w,
+                                   long W, long H, int levmax, int *nb)
+{
+    long c = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (c < nown) hm_read_rec(t, w, W, H, levmax, own + HM_REC * c, nb + 4 * c);
+}
+#endif
+
+typedef struct {
+    const dist_ctx *d;
+    const amr_mesh *m;
+    const hm_part *p;
+    const dist_pattern *pat;
+    int gpu;
+    int *own, *send, *ghost, *t, *nb; /* host or device buffers */
+    int *sidx;                        /* device copy of pat->send_idx (GPU) */
+} hm_run;
+
+static void *run_alloc(const hm_run *r, size_t bytes, const char *what)
+{
+#ifdef DIST_NCCL
+    if (r->gpu) return device_alloc_or_usage(bytes ? bytes : 4, what);
+#endif
+    (void)r; (void)what;
+    return gen_alloc(bytes);
+}
+static void run_free(const hm_run *r, void *x)
+{
+#ifdef DIST_NCCL
+    if (r->gpu) { CHECK_CUDA_RANK(cudaFree(x)); return; }
+#endif
+    (void)r;
+    free(x);
+}
+
+/* Buffers of steps 3-5; the owned records (and on the GPU the send list) copied once. */
+static void run_setup(hm_run *r)
+{
+    const hm_part *p = r->p;
+    size_t rec = sizeof(int) * HM_REC;
+    int *own = (int *)gen_alloc(rec * (size_t)p->nown);
+    hm_own_records(r->m, p, own);
+    r->send = (int *)run_alloc(r, rec * (size_t)r->pat->nsend, "ghost send buffer");
+    r->ghost = (int *)run_alloc(r, rec * (size_t)r->pat->nrecv, "ghost cells");
+    r->t = (int *)run_alloc(r, sizeof(int) * (size_t)(p->win.w * p->win.h), "the local perfect hash table");
+    r->nb = (int *)run_alloc(r, sizeof(int) * 4 * (size_t)p->nown, "neighbours");
+    if (!r->gpu) { r->own = own; return; }
+#ifdef DIST_NCCL
+    r->own = (int *)run_alloc(r, rec * (size_t)p->nown, "owned cells");
+    r->sidx = (int *)run_alloc(r, sizeof(int) * (size_t)r->pat->nsend, "ghost send list");
+    CHECK_CUDA_RANK(cudaMemcpy(r->own, own, rec * (size_t)p->nown, cudaMemcpyHostToDevice));
+    CHECK_CUDA_RANK(cudaMemcpy(r->sidx, r->pat->send_idx, sizeof(int) * (size_t)r->pat->nsend, cudaMemcpyHostToDevice));
+    CHECK_CUDA_RANK(cudaMemset(r->nb, 0xFF, sizeof(int) * 4 * (size_t)p->nown)); /* poison: -1 is no cell */
+    free(own);
+#endif
+}
+static void run_teardown(hm_run *r)
+{
+    run_free(r, r->own); run_free(r, r->send); run_free(r, r->ghost); run_free(r, r->t); run_free(r, r->nb);
+    if (r->gpu) run_free(r, r->sidx);
+}
+
+enum { PH_EXCHANGE, PH_BUILD, PH_QUERY, PH_N };
+static const char *PHASE_NAMES[PH_N] = {"exchange", "build", "query"};
+
+/* One phase of the step; the GPU's work is enqueued on d->stream (caller synchronizes). */
+static void run_phase(hm_run *r, int ph)
+{
+    const hm_part *p = r->p;
+    if (!r->gpu) {
+        if (ph == PH_EXCHANGE) hm_exchange_host(r->d, r->pat, r->own, r->send, r->ghost);
+        if (ph == PH_BUILD) hm_build_host(r->m, p, r->pat, r->own, r->ghost, r->t);
+        if (ph == PH_QUERY) hm_query_host(r->m, p, r->own, r->t, r->nb);
+        return;
+    }
+#ifdef DIST_NCCL
+    cudaStream_t s = r->d->stream;
+    long nown = p->nown, ns = r->pat->nsend, nr = r->pat->nrecv;
+    if (ph == PH_EXCHANGE) {
+        if (ns) k_dist_pack<<<hmd_blocks(ns), HMD_THREADS, 0, s>>>(r->own, r->sidx, ns, r->send);
+        dist_exchange_nccl(r->d, r->pat, HM_REC, r->send, r->ghost);
+    }
+    if (ph == PH_BUILD) {
+        CHECK_CUDA_RANK(cudaMemsetAsync(r->t, 0xFF, sizeof(int) * (size_t)(p->win.w * p->win.h), s));
+        k_dist_write<<<hmd_blocks(nown + nr), HMD_THREADS, 0, s>>>(r->own, nown, r->ghost, nr, r->t, p->win, r->m->levmax);
+    }
+    if (ph == PH_QUERY)
+        k_dist_read<<<hmd_blocks(nown), HMD_THREADS, 0, s>>>(r->own, nown, r->t, p->win, amr_width(r->m),
+                                                              amr_height(r->m), r->m->levmax, r->nb);
+    CHECK_CUDA_RANK(cudaGetLastError());
+#endif
+}
+static void run_sync(const hm_run *r)
+{
+#ifdef DIST_NCCL
+    if (r->gpu) CHECK_CUDA_RANK(cudaStreamSynchronize(r->d->stream));
+#endif
+    (void)r;
+}
+
+/* The correctness run: steps 3-5 once, then every rank's neighbours to rank 0 (nb_all). */
+static void run_once_and_gather(hm_run *r, int *nb_all)
+{
+    for (int ph = 0; ph < PH_N; ph++) run_phase(r, ph);
+    run_sync(r);
+    int *nb = r->nb;
+    if (r->gpu) {
+        nb = (int *)gen_alloc(sizeof(int) * 4 * (size_t)r->p->nown);
+#ifdef DIST_NCCL
+        CHECK_CUDA_RANK(cudaMemcpy(nb, r->nb, sizeof(int) * 4 * (size_t)r->p->nown, cudaMemcpyDeviceToHost));
+#endif
+    }
+    hm_gather(r->d, r->p, nb, r->m->n, nb_all);
+    if (nb != r->nb) free(nb);
+}
+
+/* Checks common to both modes: enough cells for the ranks, the partition's table fits. */
+static void check_mesh_for_ranks(const dist_ctx *d, const amr_mesh *m, const char *name)
+{
+    dist_agree(d, m->n < d->size ? 2 : 0, "%s: %ld cell(s) for %d ranks: every rank needs at least one cell (run with at most %ld ranks)",
+               name, m->n, d->size, m->n);
+    double bytes = 4.0 * (double)hm_sort_buckets(m);
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+    double limit = pages > 0 && psz > 0 ? 0.25 * (double)pages * (double)psz : 4.0 * 1073741824.0;
+    dist_agree(d, bytes > limit ? 2 : 0, "%s: the Morton hash sort of the partition needs %.2f GiB per rank, more than a quarter of this machine's memory",
+               name, bytes / 1073741824.0);
+}
+
+static void run_start(hm_run *r, const dist_ctx *d, const amr_mesh *m, hm_part *p, dist_pattern *pat, int gpu,
+                      double *part_ms, double *pattern_ms)
+{
+    double t0 = dist_time_begin();
+    hm_partition(d, m, p);
+    *part_ms = dist_time_end(t0);
+    t0 = dist_time_begin();
+    hm_pattern(d, m, p, pat);
+    *pattern_ms = dist_time_end(t0);
+    memset(r, 0, sizeof *r);
+    r->d = d; r->m = m; r->p = p; r->pat = pat; r->gpu = gpu;
+    run_setup(r);
+}
+
+/* ---------------- user mode: --in=MESH --out=FILE ---------------- */
+static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu)
+{
+    char tmp[4096], err[512];
+    dist_agree(d, !*in || !*out ? 2 : 0, "--in and --out are required");
+    struct stat st;
+    dist_agree(d, snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp ? 2 : 0, "--out path too long");
+    dist_agree(d, stat(out, &st) == 0 && S_ISDIR(st.st_mode) ? 2 : 0, "--out=%s is a directory", out);
+    FILE *f = fopen(in, "r");
+    dist_agree(d, f ? 0 : 2, "cannot read %s: %s", in, strerror(errno));
+    amr_mesh m;
+    long *line = NULL;
+    int bad = meshio_read(f, in, &m, &line, err, sizeof err);
+    fclose(f);
+    dist_agree(d, bad ? 2 : 0, "%s", err);
+    uint64_t mine = hm_checksum(&m), first = mine;
+    CHECK_MPI(MPI_Bcast(&first, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD));
+    dist_agree(d, mine != first ? 2 : 0, "%s: rank %d read a different mesh than rank 0: every rank must read the same file",
+               in, d->rank);
+    if (d->rank == 0) { /* validation as in neighbors: the hash write of Listing 2 on the whole mesh */
+        bad = meshio_table_fits(&m, in, err, sizeof err);
+        if (!bad) {
+            int *t = (int *)malloc(sizeof(int) * (size_t)(amr_width(&m) * amr_height(&m)));
+            if (!t) bad = snprintf(err, sizeof err, "%s:1: cannot allocate the finest-level hash table", in) > 0;
+            else bad = meshio_check(&m, line, t, in, err, sizeof err);
+            free(t);
+        }
+    }
+    dist_agree(d, bad ? 2 : 0, "%s", err);
+    check_mesh_for_ranks(d, &m, in);
+
+    hm_part p;
+    dist_pattern pat;
+    hm_run r;
+    double part_ms, pattern_ms;
+    run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
+    int *nb_all = d->rank == 0 ? (int *)gen_alloc(sizeof(int) * 4 * (size_t)m.n) : NULL;
+    run_once_and_gather(&r, nb_all);
+    bad = 0;
+    if (d->rank == 0) {
+        FILE *o = fopen(tmp, "w");
+        bad = !o;
+        for (long c = 0; o && c < m.n; c++)
+            fprintf(o, "%d %d %d %d\n", nb_all[4 * c], nb_all[4 * c + 1], nb_all[4 * c + 2], nb_all[4 * c + 3]);
+        if (o && fclose(o)) bad = 1;
+        if (!bad && rename(tmp, out)) bad = 1;
+        if (bad) { snprintf(err, sizeof err, "cannot write %s: %s", out, strerror(errno)); remove(tmp); }
+    }
+    dist_agree(d, bad, "%s", err);
+    if (d->rank == 0)
+        fprintf(stderr, "neighbors-mpi: %ld cells on %d ranks (%s), largest share %ld cells -> %s\n", m.n, d->size,
+                gpu ? "gpu" : "cpu", (m.n + d->size - 1) / d->size, out);
+    run_teardown(&r);
+    free(nb_all); free(line);
+    dist_pattern_free(&pat);
+    free(p.own); free(p.split);
+    amr_free(&m);
+    return 0;
+}
+
+/* ---------------- --exp=scaling: verified, then each phase timed ---------------- */
+static double median_of(double *s, int n)
+{
+    bench_stats b = bench_stats_of(s, n);
+    return b.median;
+}
+
+/* Coarse sides nx = 2^a and ny = 2^a or 2^(a+1) for about `target` cells: on such domains the
+ * Morton order's halves and quarters are rectangles, so each rank's table window is about
+ * 1/P of the domain (on other sides a Morton range can span most of the domain's box). */
+static void pow2_sides(long target, int levmax, double frac, int *nx, int *ny)
+{
+    double area = target / amr_cells_per_coarse(levmax, frac); /* coarse cells wanted */
+    int a = 0;
+    while ((double)(1L << (2 * a + 2)) <= area) a++;
+    *nx = 1 << a;
+    *ny = (double)(1L << (2 * a + 1)) <= area * 1.41 ? 2 << a : 1 << a;
+}
+
+static int scaling_mode(dist_ctx *d, int gpu, int argc, char **argv, const common_opts *co, int lo2, int hi2,
+                        int levmax, double frac)
+{
+    char gpus[2048] = "none (host only, MPI)";
+#ifdef DIST_NCCL
+    if (gpu) { /* the gpu line names every rank's GPU */
+        char mine[256], *all = d->rank == 0 ? (char *)gen_alloc(256 * (size_t)d->size) : NULL;
+        device_describe(d->gpu, mine, sizeof mine);
+        CHECK_MPI(MPI_Gather(mine, 256, MPI_CHAR, all, 256, MPI_CHAR, 0, MPI_COMM_WORLD));
+        if (d->rank == 0) {
+            int len = snprintf(gpus, sizeof gpus, "%d ranks, one GPU each:", d->size);
+            for (int q = 0; q < d->size && len < (int)sizeof gpus; q++)
+                len += snprintf(gpus + len, sizeof gpus - len, " rank %d: %s;", q, all + 256 * q);
+            free(all);
+        }
+    }
+#endif
+    datfile df;
+    char name[128];
+    snprintf(name, sizeof name, "hashmesh_dist_scaling_%s_p%d.dat", gpu ? "gpu" : "cpu", d->size);
+    if (d->rank == 0) {
+        dat_meta meta = dat_meta_of("hashmesh/neighbors-mpi", "issue 14: distributed Listing 2 (no paper figure)", argc,
+                                    argv, gpus, co);
+        datfile_open(&df, co->out, name, &meta);
+        datfile_meta(&df, "ranks", "%d (%s backend: %s)", d->size, gpu ? "gpu" : "cpu", gpu ? "NCCL" : "MPI");
+        datfile_meta(&df, "mesh", "levmax %d, refine fraction %g, seed %lld", levmax, frac, (long long)co->seed);
+        datfile_columns(&df, "n ranks partition_ms pattern_ms exchange_ms build_ms query_ms total_ms total_min_ms "
+                             "total_max_ms ghosts_max exchange_bytes_max window_buckets_max domain_buckets reps");
+    }
+    for (int k = lo2; k <= hi2; k++) {
+        amr_mesh m;
+        int nx, ny;
+        pow2_sides(1L << k, levmax, frac, &nx, &ny);
+        amr_generate(&m, nx, ny, levmax, frac, (uint64_t)co->seed + k);
+        check_mesh_for_ranks(d, &m, "generated mesh");
+        hm_part p;
+        dist_pattern pat;
+        hm_run r;
+        double part_ms, pattern_ms;
+        run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
+        long W = amr_width(&m), H = amr_height(&m);
+        int *nb_all = NULL;
+        long bad = 0;
+        if (d->rank == 0) nb_all = (int *)gen_alloc(sizeof(int) * 4 * (size_t)m.n);
+        run_once_and_gather(&r, nb_all);
+        if (d->rank == 0) { /* every cell, every face, against the serial CPU hash (hash.h) */
+            int *ref = (int *)gen_alloc(sizeof(int) * 4 * (size_t)m.n), *t = (int *)gen_alloc(sizeof(int) * (size_t)(W * H));
+            hash_neigh2d_cpu(m.i, m.j, m.lev, m.n, levmax, W, H, t, ref);
+            bad = (long)verify_exact(nb_all, ref, 4 * (size_t)m.n, sizeof(int), "distributed neighbours");
+            free(ref); free(t);
+        }
+        dist_agree(d, bad ? 1 : 0, "verification failed at n = %ld on %d ranks: no data written", m.n, d->size);
+        double *s = (double *)gen_alloc(sizeof(double) * (size_t)co->reps * (PH_N + 1));
+        for (int w = 0; w < co->warmup; w++)
+            for (int ph = 0; ph < PH_N; ph++) run_phase(&r, ph);
+        run_sync(&r);
+        for (int rep = 0; rep < co->reps; rep++) {
+            for (int ph = 0; ph < PH_N; ph++) { /* each phase alone, barrier-timed */
+                double t0 = dist_time_begin();
+                run_phase(&r, ph);
+                run_sync(&r);
+                s[ph * co->reps + rep] = dist_time_end(t0);
+            }
+            double t0 = dist_time_begin(); /* the whole step, no barrier inside */
+            for (int ph = 0; ph < PH_N; ph++) run_phase(&r, ph);
+            run_sync(&r);
+            s[PH_N * co->reps + rep] = dist_time_end(t0);
+        }
+        long mine[3] = {pat.nrecv, (pat.nsend + pat.nrecv) * HM_REC * 4, p.win.w * p.win.h}, most[3];
+        CHECK_MPI(MPI_Reduce(mine, most, 3, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD));
+        if (d->rank == 0) {
+            double ph_ms[PH_N];
+            for (int ph = 0; ph < PH_N; ph++) ph_ms[ph] = median_of(s + ph * co->reps, co->reps);
+            bench_stats tot = bench_stats_of(s + PH_N * co->reps, co->reps);
+            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %d", m.n, d->size, part_ms,
+                        pattern_ms, ph_ms[0], ph_ms[1], ph_ms[2], tot.median, tot.min, tot.max, most[0], most[1],
+                        most[2], W * H, co->reps);
+            bench_warn_spread("total", tot);
+            fprintf(stderr, "n %ld, %d ranks (%s): partition %.2f pattern %.2f | %s %.3f %s %.3f %s %.3f | step %.3f ms\n",
+                    m.n, d->size, gpu ? "gpu" : "cpu", part_ms, pattern_ms, PHASE_NAMES[0], ph_ms[0], PHASE_NAMES[1],
+                    ph_ms[1], PHASE_NAMES[2], ph_ms[2], tot.median);
+        }
+        free(s); free(nb_all);
+        run_teardown(&r);
+        dist_pattern_free(&pat);
+        free(p.own); free(p.split);
+        amr_free(&m);
+    }
+    if (d->rank == 0) datfile_commit(&df);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *in = "", *out = "", *backend = "cpu", *exp = "none";
+    int lo2 = 16, hi2 = 20, levmax = 2;
+    double frac = 0.3;
+    common_opts co = common_opts_default(); /* --device and --batch do not apply: rank k uses GPU k */
+    arg_opt opts[] = {
+        {"in", ARG_STR, &in, "mesh file (amr2d NX NY LEVMAX, then 'i j level' per cell)", 0, 0, NULL},
+        {"out", ARG_STR, &out, "output file 'left right bottom top' per cell (--exp=scaling: directory, default results)", 0, 0, NULL},
+        {"backend", ARG_CHOICE, &backend, "cpu: MPI on host buffers; gpu: one GPU per rank, NCCL", 0, 0, "cpu gpu"},
+        {"exp", ARG_CHOICE, &exp, "none: the --in/--out tool; scaling: generated meshes, verified, timed", 0, 0, "none scaling"},
+        {"min-log2", ARG_INT, &lo2, "scaling: smallest mesh, about 2^k cells", 4, 28, NULL},
+        {"max-log2", ARG_INT, &hi2, "scaling: largest mesh, about 2^k cells", 4, 28, NULL},
+        {"levmax", ARG_INT, &levmax, "scaling: finest level of the generated meshes", 0, 12, NULL},
+        {"refine-frac", ARG_DOUBLE, &frac, "scaling: fraction of coarse cells refined", 0, 1, NULL},
+        {"warmup", ARG_INT, &co.warmup, "scaling: untimed warm-up steps (-1: 3, QUICK 1)", -1, 1000, NULL},
+        {"reps", ARG_INT, &co.reps, "scaling: timed steps, median reported (-1: 10, QUICK 3)", -1, 10000, NULL},
+        {"quick", ARG_FLAG, &co.quick, "fewer reps (make QUICK=1)", 0, 0, NULL},
+        {"seed", ARG_LONG, &co.seed, "scaling: seed of the mesh generator", 0, 9.0e18, NULL},
+    };
+    dist_args_parse(argc, argv, opts, ARGS_COUNT(opts), "neighbors-mpi --in=MESH --out=FILE [--backend=cpu|gpu]   (under mpirun -np P)",
+                    "Face neighbours of a 2D AMR mesh over MPI ranks: Morton partition, ghost cells, local perfect hash.");
+    common_opts_finish(&co);
+    co.out = *out ? out : "results";
+    dist_ctx d;
+    dist_init(&argc, &argv, &d);
+    int gpu = !strcmp(backend, "gpu");
+#ifdef DIST_NCCL
+    if (gpu) {
+        dist_use_gpu(&d);
+        dist_nccl_init(&d);
+    }
+#else
+    dist_agree(&d, gpu ? 2 : 0, "--backend=gpu: this build has no NCCL (nccl.h and libnccl were not found at build time)");
+#endif
+    int rc = !strcmp(exp, "scaling") ? scaling_mode(&d, gpu, argc, argv, &co, lo2, hi2, levmax, frac)
+                                     : user_mode(&d, in, out, gpu);
+#ifdef DIST_NCCL
+    if (gpu) dist_nccl_free(&d);
+#endif
+    dist_exit(rc);
+}

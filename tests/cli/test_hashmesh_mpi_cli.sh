@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Distributed neighbours (issue 14): hashmesh/neighbors-mpi under mpirun, P = 1, 2, 4 (and 3,
+# 5 for odd shares), CPU backend (MPI only); GPU backend where GPUs exist (else SKIP lines).
+#   - the same output as the serial hashmesh/neighbors, cell by cell, on awkward meshes: a
+#     hand-checked one, ranks owning one cell, levmax 0, a rank boundary through a refined
+#     region, levmax 10 next to coarse cells; random generated meshes (--exp=scaling verifies
+#     every face against the serial CPU hash and exits 1 on a mismatch);
+#   - bad input: more ranks than cells, a mesh that differs between ranks, a bad mesh file,
+#     a bad option, (GPU machine) more ranks than GPUs: exit != 0 on every rank, ONE error line
+#     from rank 0, no output file, and no hang (every mpirun runs under a timeout).
+# SKIP (77) where mpirun is missing; FAIL where it exists but neighbors-mpi was not built.
+set -u
+. "$(dirname "$0")/lib.sh"
+command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not installed (Open MPI: openmpi-bin)"; exit 77; }
+nm=hashmesh/neighbors-mpi
+nb=hashmesh/neighbors
+for p in $nm $nb; do [ -x $p ] || { echo "FAILED: $p not built (make -C hashmesh; needs mpicxx)"; exit 1; }; done
+tmp=$cli_tmp
+fail=0
+flags=(--oversubscribe)
+[ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
+[ -n "${NCCL_NVLS_ENABLE+x}" ] && flags+=(-x NCCL_NVLS_ENABLE) # the machine's own value, passed through
+MPI_TIMEOUT=${MPI_TIMEOUT:-60}
+mpi() { local np=$1; shift; timeout "$MPI_TIMEOUT" mpirun "${flags[@]}" -np "$np" "$@"; }
+
+# ---- meshes
+cat > $tmp/hand.txt <<'M'
+amr2d 2 1 1
+0 0 0
+3 1 1
+2 0 1
+3 0 1
+2 1 1
+M
+printf '0 2 0 0\n4 1 3 1\n0 3 2 4\n2 3 3 1\n0 1 2 4\n' > $tmp/hand_want.txt
+{ echo "amr2d 7 5 0"; for j in 4 2 0 3 1; do for i in 6 0 5 1 4 2 3; do echo "$i $j 0"; done; done; } > $tmp/lev0.txt
+# 4 x 4 coarse, the central 2 x 2 refined to level 2 and one of those cells to level 3:
+# the Morton halves meet at y = 2 coarse, right through the refined block
+{ echo "amr2d 4 4 3"
+  for j in 0 1 2 3; do for i in 0 1 2 3; do
+    if [ $i -ge 1 ] && [ $i -le 2 ] && [ $j -ge 1 ] && [ $j -le 2 ]; then
+      for b in 0 1 2 3; do for a in 0 1 2 3; do
+        x=$((4 * i + a)); y=$((4 * j + b))
+        if [ $x = 7 ] && [ $y = 7 ]; then echo "14 14 3"; echo "15 14 3"; echo "14 15 3"; echo "15 15 3"
+        else echo "$x $y 2"; fi
+      done; done
+    else echo "$i $j 0"; fi
+  done; done; } > $tmp/center.txt
+# levmax 10: coarse (0, 0) refined toward the origin down to level 10, beside level-0 cells
+{ echo "amr2d 2 2 10"; echo "1 0 0"; echo "0 1 0"; echo "1 1 0"
+  for l in $(seq 1 10); do echo "1 0 $l"; echo "0 1 $l"; echo "1 1 $l"; done; echo "0 0 10"; } > $tmp/deep.txt
+
+# ---- the same result as the serial tool, for every P
+for mesh in hand lev0 center deep; do
+  expect 0 $nb --in=$tmp/$mesh.txt --out=$tmp/${mesh}_serial.txt >/dev/null
+  for np in 1 2 3 4 5; do
+    out=$(mpi $np $nm --in=$tmp/$mesh.txt --out=$tmp/${mesh}_p$np.txt 2>&1); rc=$?
+    if [ $rc -ne 0 ]; then cli_fail "$mesh at P=$np -> exit $rc"; printf '%s\n' "$out" | head -5; continue; fi
+    cmp -s $tmp/${mesh}_serial.txt $tmp/${mesh}_p$np.txt || { cli_fail "$mesh at P=$np differs from the serial result"; diff $tmp/${mesh}_serial.txt $tmp/${mesh}_p$np.txt | head -5; }
+  done
+done
+cmp -s $tmp/hand_serial.txt $tmp/hand_want.txt || cli_fail "the hand-checked mesh's serial neighbours changed"
+
+# ---- random meshes, verified inside the program (every cell and face vs the serial CPU hash)
+for np in 1 2 4; do
+  for lev in 0 1 4; do
+    out=$(mpi $np $nm --exp=scaling --min-log2=8 --max-log2=12 --levmax=$lev --reps=1 --warmup=0 --seed=$((np * 7 + lev)) --out=$tmp/dat 2>&1); rc=$?
+    [ $rc -eq 0 ] || { cli_fail "random meshes, P=$np, levmax $lev -> exit $rc"; printf '%s\n' "$out" | tail -5; }
+  done
+  [ -s $tmp/dat/hashmesh_dist_scaling_cpu_p$np.dat ] || cli_fail "no scaling .dat for P=$np"
+done
+
+# ---- bad input: exit code, ONE "error:" line (rank 0's), no output, no hang
+bad_run() { # bad_run WANT_RC REGEX OUTFILE -- COMMAND...
+  local want=$1 re=$2 outf=$3; shift 4
+  local out rc n
+  out=$("$@" 2>&1); rc=$?
+  [ $rc -eq 124 ] && { cli_fail "hang (timeout): $*"; return; }
+  [ $rc -eq "$want" ] || cli_fail "$* -> exit $rc, want $want"
+  n=$(printf '%s\n' "$out" | grep -c '^error:')
+  [ "$n" -eq 1 ] || { cli_fail "$*: $n error lines, want 1"; printf '%s\n' "$out" | head -8; }
+  printf '%s\n' "$out" | grep '^error:' | grep -Eq "$re" || { cli_fail "$*: message does not match '$re'"; printf '%s\n' "$out" | grep '^error:'; }
+  [ -e "$outf" ] || [ -e "$outf.tmp" ] && cli_fail "$*: output file created"
+  return 0
+}
+bad_run 2 'hand\.txt: 5 cell\(s\) for 6 ranks: every rank needs at least one cell' $tmp/o6.txt -- mpi 6 $nm --in=$tmp/hand.txt --out=$tmp/o6.txt
+head -n 5 $tmp/hand.txt > $tmp/hand4.txt # one cell fewer: a hole, and a different mesh
+bad_run 2 'rank 1 read a different mesh than rank 0' $tmp/od.txt -- timeout "$MPI_TIMEOUT" mpirun "${flags[@]}" \
+  -np 1 $nm --in=$tmp/hand.txt --out=$tmp/od.txt : -np 1 $nm --in=$tmp/hand4.txt --out=$tmp/od.txt
+want=$($nb --in=$tmp/hand4.txt --out=$tmp/oh.txt 2>&1)
+bad_run 2 "^$(printf '%s' "$want" | sed 's/[][().*^$]/\\&/g')\$" $tmp/oh.txt -- mpi 2 $nm --in=$tmp/hand4.txt --out=$tmp/oh.txt
+bad_run 2 'cannot read' $tmp/om.txt -- mpi 2 $nm --in=$tmp/missing.txt --out=$tmp/om.txt
+bad_run 2 "unknown option '--bogus'" $tmp/ob.txt -- mpi 2 $nm --bogus
+out=$(mpi 2 $nm --help 2>&1); [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q -- '--backend=V' || cli_fail "--help under mpirun"
+
+# ---- GPU backend: SKIP without GPUs; with them the same output, and one rank too many refused
+out=$(mpi 1 $nm --in=$tmp/center.txt --out=$tmp/center_gpu1.txt --backend=gpu 2>&1); rc=$?
+if [ $rc -eq 77 ]; then
+  [ "$(printf '%s\n' "$out" | grep -c '^SKIP')" -eq 1 ] || cli_fail "--backend=gpu exit 77 without one SKIP line"
+  [ -e $tmp/center_gpu1.txt ] && cli_fail "output written by a skipped GPU run"
+elif [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q 'this build has no NCCL'; then
+  echo "note: neighbors-mpi built without NCCL: GPU backend not tested"
+else
+  [ $rc -eq 0 ] || { cli_fail "--backend=gpu P=1 -> exit $rc"; printf '%s\n' "$out" | tail -5; }
+  ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  for mesh in hand lev0 center deep; do
+    for np in $(seq 1 "$ngpu"); do
+      mpi $np $nm --in=$tmp/$mesh.txt --out=$tmp/${mesh}_g$np.txt --backend=gpu >/dev/null 2>&1 || cli_fail "$mesh GPU P=$np failed"
+      cmp -s $tmp/${mesh}_serial.txt $tmp/${mesh}_g$np.txt || cli_fail "$mesh GPU P=$np differs from the serial result"
+    done
+  done
+  for np in $(seq 1 "$ngpu"); do
+    mpi $np $nm --exp=scaling --backend=gpu --min-log2=10 --max-log2=14 --levmax=2 --reps=1 --warmup=0 --out=$tmp/gdat >/dev/null 2>&1 || cli_fail "GPU random meshes P=$np"
+  done
+  bad_run 2 "rank $ngpu has no GPU" $tmp/og.txt -- mpi $((ngpu + 1)) $nm --in=$tmp/center.txt --out=$tmp/og.txt --backend=gpu
+fi
+cli_done
