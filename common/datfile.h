@@ -117,10 +117,10 @@ static inline void datfile_mkdirs(const char *dir)
     for (char *p = buf + 1; *p; p++)
         if (*p == '/') {
             *p = '\0';
-            if (mkdir(buf, 0777) && errno != EEXIST) DIE("cannot create directory %s: %s", buf, strerror(errno));
+            if (mkdir(buf, 0777) && errno != EEXIST) DIE_USAGE("cannot write --out: cannot create directory %s: %s", buf, strerror(errno));
             *p = '/';
         }
-    if (mkdir(buf, 0777) && errno != EEXIST) DIE("cannot create directory %s: %s", buf, strerror(errno));
+    if (mkdir(buf, 0777) && errno != EEXIST) DIE_USAGE("cannot write --out: cannot create directory %s: %s", buf, strerror(errno));
 }
 
 static inline void datfile_meta(datfile *d, const char *key, const char *fmt, ...)
@@ -140,7 +140,7 @@ static inline void datfile_open(datfile *d, const char *dir, const char *name, c
         DIE_USAGE("output path too long: %.60s...", dir);
     snprintf(d->tmp, sizeof d->tmp, "%s.tmp", d->path);
     d->f = fopen(d->tmp, "w");
-    if (!d->f) DIE("cannot write %s: %s", d->tmp, strerror(errno));
+    if (!d->f) DIE_USAGE("cannot write %s: %s", d->tmp, strerror(errno));
     datfile_track(d->tmp, 1);
     time_t now = time(NULL);
     char date[64];

@@ -39,8 +39,9 @@ int main(int argc, char **argv)
 {
     common_opts c = common_opts_default();
     long long nmax = 4096;
-    arg_opt opts[] = {
-        COMMON_ARGS(c),
+    arg_opt opts[] = { /* of the common options only these two: nothing here is timed or random */
+        {"quick", ARG_FLAG, &c.quick, "small sweep (make QUICK=1): --nmax at most 1024", 0, 0, NULL},
+        {"out", ARG_STR, &c.out, "directory for .dat files", 0, 0, NULL},
         {"nmax", ARG_LONG, &nmax, "largest n in blocks (a power of two, 4 .. 2^15: n^8 must fit in 128 bits)", 4, VOLUME_NMAX, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "volume [options]",

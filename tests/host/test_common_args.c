@@ -7,7 +7,7 @@
 
 typedef struct {
     int n, flag;
-    long long big;
+    long long big, p2;
     double x;
     const char *map, *name;
     common_opts c;
@@ -20,12 +20,13 @@ static int parse(vals *v, const char **argv_in, int child)
     int argc = 0;
     char *argv[32];
     while (argv_in[argc]) { argv[argc] = (char *)argv_in[argc]; argc++; }
-    v->n = 16; v->flag = 0; v->big = 5; v->x = 0.5; v->map = "bb"; v->name = "none";
+    v->n = 16; v->flag = 0; v->big = 5; v->p2 = 0; v->x = 0.5; v->map = "bb"; v->name = "none";
     v->c = common_opts_default();
     arg_opt opts[] = {
         COMMON_ARGS(v->c),
         {"n", ARG_INT, &v->n, "size", 1, 1000, NULL},
         {"big", ARG_LONG, &v->big, "big size", 0, 1e15, NULL},
+        {"p2", ARG_LONG, &v->p2, "a power of two", 0, 4096, ARG_POW2},
         {"x", ARG_DOUBLE, &v->x, "a real", 0, 1, NULL},
         {"map", ARG_CHOICE, &v->map, "map", 0, 0, "bb rb lambda-exact"},
         {"name", ARG_STR, &v->name, "a name", 0, 0, NULL},
@@ -72,6 +73,12 @@ int main(void)
     T_EQ_INT(v.c.reps, 10);
     T_EQ_INT(v.n, 16);
 
+    const char *p2[] = {"prog", "--p2=256", NULL};
+    parse(&v, p2, 0);
+    T_EQ_INT(v.p2, 256);
+    const char *p2zero[] = {"prog", "--p2=0", NULL}; /* 0 = the default, allowed by the range */
+    T_EQ_INT(parse(&v, p2zero, 1), 42);
+
     const char *flag0[] = {"prog", "--flag=0", NULL};
     parse(&v, flag0, 0);
     T_EQ_INT(v.flag, 0);
@@ -84,6 +91,7 @@ int main(void)
         {"prog", "positional", NULL},  {"prog", "--flag=maybe", NULL}, {"prog", "--name=", NULL},
         {"prog", "--big=99999999999999999999", NULL}, {"prog", "-n", "3", NULL},
         {"prog", "--n=0x10", NULL},
+        {"prog", "--p2=300", NULL},     {"prog", "--p2=-4", NULL},    {"prog", "--p2=8192", NULL},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = parse(&v, bad[i], 1);
