@@ -818,7 +818,7 @@ int main(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.c = common_opts_default();
     const char *exp = "fig3_3";
-    r.max_log2 = 24;
+    r.max_log2 = 0; /* 0: 24, --quick 18 */
     r.cpu_max = 22;
     r.kd_max = 21;
     r.brute_max = 13;
@@ -829,7 +829,7 @@ int main(int argc, char **argv)
         COMMON_ARGS(r.c),
         {"exp", ARG_CHOICE, &exp, "experiment (one .dat file each)", 0, 0,
          "fig3_3 fig3_4 fig3_5 fig3_6 fig3_7 fig3_9 fig3_10 fig3_11 tab4_1 tab4_2"},
-        {"max-log2", ARG_INT, &r.max_log2, "largest size 2^k of the sweeps 2^10, 2^12, ..., 2^22, 2^24 (--quick: at most 18)", 10,
+        {"max-log2", ARG_INT, &r.max_log2, "largest size 2^k of the sweeps 2^10, 2^12, ..., 2^24 (0: 24, --quick 18; --quick: at most 18)", 10,
          24, NULL},
         {"cpu-max-log2", ARG_INT, &r.cpu_max, "largest size timed on the CPU (qsort, CPU hash, sort-based)", 4, 26, NULL},
         {"kd-max-log2", ARG_INT, &r.kd_max, "largest size for the k-D tree baselines", 4, 26, NULL},
@@ -842,8 +842,9 @@ int main(int argc, char **argv)
                "Perfect spatial hashing (Robey, Nicholaeff, Robey): sort, neighbours, remap, table look-up\n"
                "on the CPU (serial C) and the GPU, against qsort, CUB radix sort, k-D trees and brute force.");
     common_opts_finish(&r.c);
+    if (r.c.quick && r.max_log2 > 18) DIE_USAGE("--max-log2=%d: --quick allows at most 18", r.max_log2);
+    if (!r.max_log2) r.max_log2 = r.c.quick ? 18 : 24;
     if (r.c.quick) {
-        if (r.max_log2 > 18) r.max_log2 = 18;
         if (r.tab_log2 > 16) r.tab_log2 = 16;
         if (r.kd_max > 16) r.kd_max = 16;
         if (r.brute_max > 11) r.brute_max = 11;
