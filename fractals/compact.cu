@@ -13,7 +13,7 @@
  *   3. at every level, one step is also checked against an independent evaluation that
  *      finds every neighbour with the full O(r) inverse (compact_ca_cell_full);
  *   4. one step is timed (bench.h), and where it fits the embedded lambda step too.
- * Any mismatch: message, exit 1, no data file.  Output: fractals_compact_ca.dat. */
+ * Any mismatch: message, exit 1, no data file.  Output: fractals_compact_<fractal>.dat. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,12 +80,13 @@ int main(int argc, char **argv)
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "compact [options]",
                "the ca of section 6 on compact storage (k^r cells) through the inverse map, checked against the\n"
-               "embedded ca; beyond the thesis (section 7, future work).  Writes fractals_compact_ca.dat.");
+               "embedded ca; beyond the thesis (section 7, future work).  Writes fractals_compact_<fractal>.dat.");
     common_opts_finish(&c);
     const nbb_fractal *f = fractal_by_name(fractal);
     char err[256];
     if (rmax >= 0 && rmax < rmin) DIE_USAGE("--rmax=%d is below --rmin=%d", rmax, rmin);
     compact_launch P;
+    if (compact_launch_init(&P, f, rmin, err, sizeof err)) DIE_USAGE("%s", err);
     if (rmax >= 0 && compact_launch_init(&P, f, rmax, err, sizeof err)) DIE_USAGE("%s", err);
 
     device_require(c.device, 8, 0);
@@ -112,7 +113,9 @@ int main(int argc, char **argv)
     dat_meta meta = dat_meta_of("compact", "ca on compact storage (k^r cells) vs embedded (n^2), beyond the thesis (section 7)",
                                 argc, argv, gpu, &c);
     datfile d;
-    datfile_open(&d, c.out, "fractals_compact_ca.dat", &meta);
+    char fname[96];
+    snprintf(fname, sizeof fname, "fractals_compact_%s.dat", f->name);
+    datfile_open(&d, c.out, fname, &meta);
     datfile_meta(&d, "columns", "one ca step (B3/S23, only fractal cells count); storage = compact (k^r bytes per state, "
                                 "neighbours via the inverse map) or embedded (n^2 bytes per state, lambda map); "
                                 "state_bytes = both ping-pong states; ns_per_cell = median / k^r; verified: embedded = equal "

@@ -5,7 +5,8 @@
 # Each sweep also writes fractals_best_<test>.dat (each map at its fastest rho).
 run: $(RESDIR)/fractals_speedup_sw.dat $(RESDIR)/fractals_speedup_rd.dat $(RESDIR)/fractals_speedup_ca.dat \
      $(RESDIR)/fractals_best_sw.dat $(RESDIR)/fractals_best_rd.dat $(RESDIR)/fractals_best_ca.dat \
-     $(RESDIR)/fractals_ratio.dat $(RESDIR)/fractals_shapes.dat
+     $(RESDIR)/fractals_ratio.dat $(RESDIR)/fractals_shapes.dat $(RESDIR)/fractals_layout.dat \
+     $(RESDIR)/fractals_compact_sierpinski-triangle.dat $(RESDIR)/fractals_compact_sierpinski-carpet.dat
 
 $(RESDIR)/fractals_speedup_%.dat $(RESDIR)/fractals_best_%.dat: fractals
 	./fractals --test=$* $(RUNFLAGS) --out=$(RESDIR)
@@ -17,3 +18,13 @@ $(RESDIR)/fractals_ratio.dat: fractals
 # The cells of each fractal at a small level (Table 1's pictures); computed on the host.
 $(RESDIR)/fractals_shapes.dat: fractals
 	./fractals --shapes --out=$(RESDIR)
+
+# Thread layouts of bb and lambda (thesis Figs. 4 and 5); computed on the host.
+$(RESDIR)/fractals_layout.dat: fractals
+	./fractals --layouts --out=$(RESDIR)
+
+# The ca on compact storage (k^r cells) up to the largest level whose two states fit on the
+# GPU (Sierpinski r = 22 on 80 GB), checked against the embedded ca where that fits too
+# (beyond the thesis, section 7).  5 samples: a step at r = 22 takes about a second.
+$(RESDIR)/fractals_compact_%.dat: compact
+	./compact --fractal=$* --warmup=1 --reps=5 $(RUNFLAGS) --out=$(RESDIR)
