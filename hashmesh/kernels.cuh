@@ -10,10 +10,12 @@
 #define HASHMESH_KERNELS_CUH
 
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <thrust/iterator/transform_iterator.h>
 #include "../common/check.h"
 #include "hash.h"
 #include "gen.h"
+#include "compact.h"
 
 #define HM_THREADS 256 /* threads per block of every kernel */
 
@@ -138,6 +140,17 @@ static __global__ void k_table_hash(const double *__restrict__ data, const doubl
     }
 }
 
+/* eq. (2.13) as a 32-bit radix key with its index: the input of the "best baseline" radix
+ * sort (a user who hashes knows min and dmin, so the bucket index is a 22-bit key at 2^21) */
+static __global__ void k_bucket_keys1d(const double *__restrict__ x, int n, double xmin, double dmin, unsigned *key,
+                                       int *idx)
+{
+    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    key[i] = (unsigned)hash_bucket1d(x[i], xmin, dmin);
+    idx[i] = (int)i;
+}
+
 /* ---------------- pipelines (enqueue only; caller-owned buffers) ---------------- */
 struct hm_is_full { /* the scan's input: 1 for a filled bucket */
     __host__ __device__ int operator()(int v) const { return v >= 0 ? 1 : 0; }
@@ -206,6 +219,84 @@ static inline void gpu_hash_neigh2d(void *p, cudaStream_t s)
     CHECK_CUDA(cudaMemsetAsync(c->t, 0xFF, sizeof(int) * (size_t)c->m, s));
     k_write2d<<<hm_blocks(c->n), HM_THREADS, 0, s>>>(c->ci, c->cj, c->lev, c->n, c->levmax, c->W, c->t);
     k_neigh2d<<<hm_blocks(c->n), HM_THREADS, 0, s>>>(c->ci, c->cj, c->lev, c->n, c->levmax, c->W, c->H, c->t, c->nb);
+    CHECK_LAUNCH();
+}
+
+/* The strongest GPU sort baseline: key generation (k_bucket_keys1d) + CUB DeviceRadixSort
+ * of the 32-bit bucket index with its int index over bits [0, end_bit) only, end_bit =
+ * ceil(log2 m); CUB's radix passes cover a fixed digit width (about 8 bits): fewer passes than the 64-bit sort. */
+typedef struct {
+    const double *x;
+    int n, end_bit;
+    double xmin, dmin;
+    unsigned *kin, *kout;
+    int *vin, *vout;
+    void *tmp;
+    size_t tmp_bytes;
+} gpu_radix32_ctx;
+static inline size_t gpu_radix32_bytes(int n, int end_bit)
+{
+    size_t bytes = 0;
+    CHECK_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, (const unsigned *)nullptr, (unsigned *)nullptr,
+                                               (const int *)nullptr, (int *)nullptr, n, 0, end_bit));
+    return bytes;
+}
+static inline void gpu_radix32_sort1d(void *p, cudaStream_t s)
+{
+    gpu_radix32_ctx *c = (gpu_radix32_ctx *)p;
+    k_bucket_keys1d<<<hm_blocks(c->n), HM_THREADS, 0, s>>>(c->x, c->n, c->xmin, c->dmin, c->kin, c->vin);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cub::DeviceRadixSort::SortPairs(c->tmp, c->tmp_bytes, c->kin, c->kout, c->vin, c->vout, c->n, 0,
+                                               c->end_bit, s));
+}
+
+/* ---------------- compact hash (compact.h) on the GPU ---------------- */
+/* one write per cell: linear probing, a slot claimed by atomicCAS on its key (the mesh is
+ * validated before, so keys are distinct) */
+static __global__ void k_ch_insert(const int *__restrict__ ci, const int *__restrict__ cj, const int *__restrict__ lev,
+                                   int n, unsigned long long *keys, int *vals, long cap)
+{
+    long c = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (c >= n) return;
+    unsigned long long k = ch_pack(lev[c], ci[c], cj[c]);
+    long s = (long)(ch_mix(k) & (uint64_t)(cap - 1));
+    for (long probe = 0; probe < cap; probe++) {
+        unsigned long long prev = atomicCAS(&keys[s], (unsigned long long)CH_EMPTY, k);
+        if (prev == (unsigned long long)CH_EMPTY || prev == k) {
+            vals[s] = (int)c;
+            return;
+        }
+        s = (s + 1) & (cap - 1);
+    }
+}
+static __global__ void k_ch_neigh2d(const int *__restrict__ ci, const int *__restrict__ cj, const int *__restrict__ lev,
+                                    int n, int levmax, long W, long H, const unsigned long long *__restrict__ keys,
+                                    const int *__restrict__ vals, long cap, int *nb)
+{
+    long c = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (c >= n) return;
+    int f[4];
+    ch_neigh2d_read((const uint64_t *)keys, vals, cap, W, H, ci[c], cj[c], lev[c], levmax, (int)c, f);
+    nb[4 * c] = f[0];
+    nb[4 * c + 1] = f[1];
+    nb[4 * c + 2] = f[2];
+    nb[4 * c + 3] = f[3];
+}
+typedef struct {
+    const int *ci, *cj, *lev;
+    int n, levmax;
+    long W, H, cap;
+    unsigned long long *keys;
+    int *vals, *nb;
+} gpu_ch_ctx;
+/* compact-hash 2D neighbours: clear (keys to CH_EMPTY), insert, read */
+static inline void gpu_ch_neigh2d(void *p, cudaStream_t s)
+{
+    gpu_ch_ctx *c = (gpu_ch_ctx *)p;
+    CHECK_CUDA(cudaMemsetAsync(c->keys, 0xFF, sizeof(unsigned long long) * (size_t)c->cap, s));
+    k_ch_insert<<<hm_blocks(c->n), HM_THREADS, 0, s>>>(c->ci, c->cj, c->lev, c->n, c->keys, c->vals, c->cap);
+    k_ch_neigh2d<<<hm_blocks(c->n), HM_THREADS, 0, s>>>(c->ci, c->cj, c->lev, c->n, c->levmax, c->W, c->H, c->keys,
+                                                         c->vals, c->cap, c->nb);
     CHECK_LAUNCH();
 }
 
