@@ -67,7 +67,24 @@ typedef struct {
     int *list_count;         /* d (n+1): work items (points) of list kl */
     int *par;                /* parent tables of the segments */
     int npar;
+    int *seg_start;          /* seg[i].start (the search reads only these) */
+    int *chunk;              /* chunk[list_chunk[kl] + t / SGS_CHUNK]: the segment holding item t */
+    int *list_chunk;         /* d (n+1) + 1 */
 } sgs_grid;
+
+/* Work items per entry of the chunk table: a work item finds its segment from the entry of
+ * its chunk and a few steps forward (the segments of a list are sorted by size, largest
+ * first, so a chunk spans few segments except near a list's end). */
+#define SGS_CHUNK 32
+
+/* The segment of work item t of a list whose segments are [.., last]: from the chunk entry,
+ * step forward while the next segment starts at or before t. */
+static inline HD int sgs_find(const int *seg_start, const int *chunk, int chunk_base, int last, int t)
+{
+    int si = chunk[chunk_base + t / SGS_CHUNK];
+    while (si < last && seg_start[si + 1] <= t) si++;
+    return si;
+}
 
 /* log2 of the points of a 1D subspace of level l: np(0) = 2, np(l) = 2^(l-1). */
 static inline HD int sgs_lbits(int l) { return l == 0 ? 1 : l - 1; }
@@ -89,7 +106,7 @@ static inline HD int sgs_within1(int j, int n, int lev) { return lev == 0 ? (j !
 static inline void sgs_free(sgs_grid *g)
 {
     free(g->lev); free(g->off); free(g->lookup); free(g->seg); free(g->list_first); free(g->list_count);
-    free(g->par);
+    free(g->par); free(g->seg_start); free(g->chunk); free(g->list_chunk);
     memset(g, 0, sizeof *g);
 }
 
@@ -158,9 +175,10 @@ static inline int sgs_init(sgs_grid *g, int d, int n, char *err, size_t errsz)
             int kl = k * (n + 1) + L, start = 0;
             g->list_first[kl] = ns;
             if (L == 0) continue;
+            for (int bits = 30; bits >= 0; bits--) /* largest subspaces first */
             for (int s = 0; s < cnt; s++) {
                 const int *l = all + (long long)s * d;
-                if (l[k] != L) continue;
+                if (l[k] != L || g->off[s + 1] - g->off[s] != 1LL << bits) continue;
                 sgs_seg q;
                 q.off = (int)g->off[s];
                 q.start = start;
@@ -185,6 +203,25 @@ static inline int sgs_init(sgs_grid *g, int d, int n, char *err, size_t errsz)
     g->list_first[lists] = ns;
     g->nseg = ns;
     g->npar = np;
+    /* the chunk table */
+    g->seg_start = (int *)malloc(sizeof(int) * (ns + 1));
+    g->list_chunk = (int *)malloc(sizeof(int) * (lists + 1));
+    long long chunks = 0;
+    for (int kl = 0; kl < lists; kl++) chunks += (g->list_count[kl] + SGS_CHUNK - 1) / SGS_CHUNK;
+    g->chunk = (int *)malloc(sizeof(int) * (chunks + 1));
+    if (!g->seg_start || !g->list_chunk || !g->chunk) { sgs_free(g); snprintf(err, errsz, "out of memory"); return -1; }
+    for (int i = 0; i < ns; i++) g->seg_start[i] = g->seg[i].start;
+    g->seg_start[ns] = 0;
+    int c = 0;
+    for (int kl = 0; kl < lists; kl++) {
+        g->list_chunk[kl] = c;
+        int si = g->list_first[kl];
+        for (int t = 0; t < g->list_count[kl]; t += SGS_CHUNK) {
+            while (si + 1 < g->list_first[kl + 1] && g->seg[si + 1].start <= t) si++;
+            g->chunk[c++] = si;
+        }
+    }
+    g->list_chunk[lists] = c;
     return 0;
 }
 

@@ -7,9 +7,9 @@
  * list (k, L) are independent, one __syncthreads() between lists -- and stored (written
  * once).  A grid too large for shared memory is transformed in place in global memory
  * instead (STAGED = false: same lists, one block per grid, slow but correct).
- * Work item t of list (k, L) finds its segment by binary search over the segment starts
- * (seg_start[]), then its neighbours with sgs_item() -- the same HD function the CPU uses, so
- * the GPU result equals the CPU's bitwise. */
+ * Work item t of list (k, L) finds its segment with sgs_find() (the chunk table and a few
+ * steps), then its neighbours with sgs_item() -- the same HD functions the CPU uses, so the
+ * GPU result equals the CPU's bitwise. */
 #ifndef SPARSEGRID_SPARSE_KERNELS_CUH
 #define SPARSEGRID_SPARSE_KERNELS_CUH
 
@@ -29,7 +29,8 @@ static __device__ __forceinline__ double sgs_op(double x, double l, double r, in
 typedef struct {
     int d, n, npts, nseg;
     int *list_first, *list_count; /* d (n+1) + 1 and d (n+1) */
-    int *seg_start;               /* seg[i].start, for the binary search */
+    int *seg_start;               /* seg[i].start */
+    int *chunk, *list_chunk;      /* the chunk table (sparse.h, sgs_find) */
     sgs_seg *seg;
     int *par;
     int threads, blocks, staged;  /* launch: threads per block, resident blocks, shared or global */
@@ -40,14 +41,9 @@ typedef struct {
 template <typename T>
 static __device__ void sgs_dev_list(T *u, const sgs_dev &g, int kl, int L, int inverse)
 {
-    int first = __ldg(g.list_first + kl), last = __ldg(g.list_first + kl + 1) - 1, count = __ldg(g.list_count + kl);
+    int last = __ldg(g.list_first + kl + 1) - 1, count = __ldg(g.list_count + kl), cb = __ldg(g.list_chunk + kl);
     for (int t = threadIdx.x; t < count; t += blockDim.x) {
-        int lo = first, hi = last; /* the last segment whose start <= t */
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >> 1;
-            if (__ldg(g.seg_start + mid) <= t) lo = mid;
-            else hi = mid - 1;
-        }
+        int lo = sgs_find(g.seg_start, g.chunk, cb, last, t);
         sgs_seg q = g.seg[lo];
         int x, xl, xr;
         sgs_item(&q, g.par, g.n, L, t, &x, &xl, &xr);
@@ -90,9 +86,6 @@ static inline void sgs_dev_setup(sgs_dev *g, const sgs_grid *h, size_t elem, int
     g->npts = (int)h->npts;
     g->nseg = h->nseg;
     int lists = h->d * (h->n + 1);
-    int *starts = (int *)malloc(sizeof(int) * (h->nseg + 1));
-    if (!starts) DIE("out of host memory");
-    for (int i = 0; i < h->nseg; i++) starts[i] = h->seg[i].start;
     CHECK_CUDA(cudaMalloc(&g->list_first, sizeof(int) * (lists + 1)));
     CHECK_CUDA(cudaMalloc(&g->list_count, sizeof(int) * lists));
     CHECK_CUDA(cudaMalloc(&g->seg_start, sizeof(int) * (h->nseg + 1)));
@@ -100,10 +93,13 @@ static inline void sgs_dev_setup(sgs_dev *g, const sgs_grid *h, size_t elem, int
     CHECK_CUDA(cudaMalloc(&g->par, sizeof(int) * (h->npar + 1)));
     CHECK_CUDA(cudaMemcpy(g->list_first, h->list_first, sizeof(int) * (lists + 1), cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(g->list_count, h->list_count, sizeof(int) * lists, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(g->seg_start, starts, sizeof(int) * h->nseg, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(g->seg_start, h->seg_start, sizeof(int) * (h->nseg + 1), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMalloc(&g->chunk, sizeof(int) * (h->list_chunk[lists] + 1)));
+    CHECK_CUDA(cudaMalloc(&g->list_chunk, sizeof(int) * (lists + 1)));
+    CHECK_CUDA(cudaMemcpy(g->chunk, h->chunk, sizeof(int) * h->list_chunk[lists], cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(g->list_chunk, h->list_chunk, sizeof(int) * (lists + 1), cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(g->seg, h->seg, sizeof(sgs_seg) * h->nseg, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(g->par, h->par, sizeof(int) * h->npar, cudaMemcpyHostToDevice));
-    free(starts);
 
     g->threads = threads > 0 ? threads : 256;
     int optin = 0, sms = 0, per_sm = 0;
@@ -139,6 +135,8 @@ static inline void sgs_dev_free(sgs_dev *g)
     CHECK_CUDA(cudaFree(g->seg_start));
     CHECK_CUDA(cudaFree(g->seg));
     CHECK_CUDA(cudaFree(g->par));
+    CHECK_CUDA(cudaFree(g->chunk));
+    CHECK_CUDA(cudaFree(g->list_chunk));
     memset(g, 0, sizeof *g);
 }
 

@@ -102,6 +102,7 @@ static void run_fused_total(void *p, cudaStream_t s) { run_total(p, s, run_fused
 
 typedef struct {
     int threads, tpb, max_blocks;
+    int sparse_d; /* --fig=sparse: only this d (0: 2..6) */
     common_opts c;
     long long nt_max;
     datfile *d;
@@ -703,8 +704,19 @@ static void verify_sparse(env *e, const sgs_grid *g, const sgs_dev *dv, int ndv,
 template <typename T>
 static void fig_sparse(env *e, int argc, char **argv, const char *prec)
 {
-    int maxlog = e->c.quick ? 24 : 29; /* input bytes of the largest batch: 512 MiB (quick 16 MiB) */
+    int maxlog = e->c.quick ? 24 : 28; /* input bytes of the largest batch: 256 MiB (quick 16 MiB) */
+    int dlo = e->sparse_d ? e->sparse_d : 2, dhi = e->sparse_d ? e->sparse_d : SGS_MAXD;
     size_t cap = ((size_t)1 << maxlog) + 8 * sizeof(T) * 16384;
+    if (e->nt_max) { /* --nt-max: one batch of exactly that many grids */
+        cap = 0;
+        for (int dd = dlo; dd <= dhi; dd++) {
+            sgs_grid g;
+            char err[200];
+            if (sgs_init(&g, dd, SPARSE_LEVEL[dd], err, sizeof err)) DIE("%s", err);
+            if ((size_t)(e->nt_max * g.npts * sizeof(T)) > cap) cap = e->nt_max * g.npts * sizeof(T);
+            sgs_free(&g);
+        }
+    }
     T *h_in = (T *)malloc(cap), *h_cpu = (T *)malloc(cap), *h_tmp = (T *)malloc(cap), *h_gpu = (T *)malloc(cap);
     if (!h_in || !h_cpu || !h_tmp || !h_gpu) DIE("out of host memory");
     size_t span = (cap + 255) / 256 * 256; /* bytes per buffer, 256-byte aligned */
@@ -732,7 +744,7 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
                                 "pct_ceiling = gbs / copy kernel of the same bytes (gpu rows) or / host_triad_gbs (cpu "
                                 "rows); threads = block size (gpu) or OpenMP threads (cpu)", sizeof(T));
     datfile_columns(&d, "d level points grids impl threads bytes_moved median_ms min_ms max_ms gbs pct_ceiling beyond_l2 batch");
-    for (int dd = 2; dd <= SGS_MAXD; dd++) {
+    for (int dd = dlo; dd <= dhi; dd++) {
         sgs_grid g;
         char err[200];
         if (sgs_init(&g, dd, SPARSE_LEVEL[dd], err, sizeof err)) DIE("%s", err);
@@ -743,15 +755,15 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
                      g.npts, g.nsub, dv[1].staged ? "staged in shared memory" : "in global memory", dv[1].blocks);
         double best[2] = {0, 0}, cpu_pct[2] = {0, 0}, cpu_gbs[2] = {0, 0};
         int best_t[2] = {0, 0};
-        for (int lg = 20; lg <= maxlog; lg += 3) {
+        for (int lg = maxlog % 3 + 18; lg <= maxlog; lg += 3) { /* input bytes 2^lg, 8x apart, up to 2^maxlog */
             long long G = (((long long)1 << lg) + g.npts * (long long)sizeof(T) - 1) / (g.npts * (long long)sizeof(T));
-            if (e->nt_max && G > e->nt_max) G = e->nt_max;
+            if (e->nt_max) G = e->nt_max;
             double moved = 2.0 * G * g.npts * sizeof(T);
             verify_sparse<T>(e, &g, dv, SPARSE_THREADS_N, G, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back);
             sparse_ctx<T> x = {&g, dv, d_in, h_in, d_out, h_tmp, G, 0, e->threads};
             bench_stats st = bench_gpu(run_sparse_copy<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
             double copy_gbs = moved / (st.median * 1e-3) / 1e9;
-            int last = lg + 3 > maxlog;
+            int last = lg + 3 > maxlog || e->nt_max;
             for (int impl = 0; impl < 2 * SPARSE_THREADS_N + 3; impl++) {
                 const char *name;
                 int threads = 0;
@@ -789,7 +801,7 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
                 }
                 if (last && cpu) { cpu_pct[impl - 2 * SPARSE_THREADS_N - 1] = pct; cpu_gbs[impl - 2 * SPARSE_THREADS_N - 1] = gbs; }
             }
-            if (e->nt_max && G == e->nt_max) break;
+            if (e->nt_max) break;
         }
         datfile_meta(&d, "result", "d=%d n=%d at the largest batch: gpu_sparse %.1f%% of copy (%d threads), inverse %.1f%% "
                                    "(%d threads); cpu_tuned %.1f GB/s = %.1f%% of the host triad, inverse %.1f GB/s = %.1f%%",
@@ -918,10 +930,11 @@ int main(int argc, char **argv)
     arg_opt opts[] = {
         COMMON_ARGS(e.c),
         {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth tune error sparse sparse-error"},
+        {"sparse-d", ARG_INT, &e.sparse_d, "sparse: only this dimension (0: d = 2..6)", 0, SGS_MAXD, NULL},
         {"precision", ARG_CHOICE, &precision, "sparse: float or double", 0, 0, "float double"},
         {"threads", ARG_INT, &e.threads, "CPU threads of cpu_tuned (0: all processors)", 0, 1024, NULL},
         {"tiles-per-block", ARG_INT, &e.tpb, "fused kernel: tiles per block (0: auto)", 0, 4096, NULL},
-        {"nt-max", ARG_LONG, &nt_max, "Figs. 5.x: only Nt up to this (0: the thesis's range); tune: Nt (0: 1 GiB); sparse: at most this many grids", 0, 1000000, NULL},
+        {"nt-max", ARG_LONG, &nt_max, "Figs. 5.x: only Nt up to this (0: the thesis's range); tune: Nt (0: 1 GiB); sparse: one batch of this many grids (0: 1/4 MiB .. 256 MiB)", 0, 1000000, NULL},
         {"max-blocks", ARG_INT, &e.max_blocks, "tune, sparse: launch at most N blocks (0: all resident; small values make each block walk many tiles/grids)", 0, 1000000, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "sparsegrid [options]",

@@ -1,7 +1,9 @@
 /* tests/host/test_sparsegrid_sparse.c -- regular sparse grids with boundary (sparsegrid/sparse.h)
  * for d = 1..6 against an independent reference:
  *   - the layout: every sparse point of the full grid (sg_in_sparse) has exactly one offset,
- *     and the offsets 0..N-1 are all used (sgs_point_index / sgs_offset round trip);
+ *     and the offsets 0..N-1 are all used (sgs_point_index / sgs_offset round trip); the work
+ *     lists hold every point once per dimension it is not on the boundary of, and the chunk
+ *     table finds the segment of every work item;
  *   - functions the sparse space represents exactly: random dyadic surpluses on the sparse
  *     subspaces (zero elsewhere) of the FULL grid, dehierarchized on the full grid, restricted
  *     to the sparse points and hierarchized on the sparse grid give back those surpluses
@@ -88,6 +90,17 @@ static void check_grid(int d, int n)
         for (int k = 0; k < d; k++)
             if (g.lev[s * d + k] >= 1) want_work += g.off[s + 1] - g.off[s];
     T_EQ_INT(work, want_work);
+    /* the chunk table: sgs_find gives the segment holding every work item of every list */
+    long long wrong = 0;
+    for (int kl = 0; kl < d * (n + 1); kl++) {
+        int first = g.list_first[kl], last = g.list_first[kl + 1] - 1;
+        for (int t = 0; t < g.list_count[kl]; t++) {
+            int si = sgs_find(g.seg_start, g.chunk, g.list_chunk[kl], last, t);
+            int end = si < last ? g.seg_start[si + 1] : g.list_count[kl];
+            if (si < first || si > last || g.seg_start[si] > t || t >= end) wrong++;
+        }
+    }
+    T_EQ_INT(wrong, 0);
 
     /* exactly representable: dyadic surpluses on the sparse subspaces only */
     uint64_t st = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(d * 100 + n);
