@@ -12,10 +12,12 @@ PAPER_DIRS := simplex2d simplex3d fractals tensorcore sparsegrid hashmesh
 # the paper directories present in this checkout; restrict with e.g. make run DIRS=simplex2d
 DIRS ?= $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(PAPER_DIRS))))
 SUBDIRS := $(filter-out common,$(DIRS))
+$(foreach d,$(DIRS),$(if $(wildcard $(d)/Makefile),,$(error DIRS: no directory '$(d)' here (use some of: common $(PAPER_DIRS)))))
 # data source for plots: results (default), ref (results-ref/) or quick (results-quick/)
 DATA ?=
-# plot terminal: pdf (pdfcairo, default) or png (pngcairo)
-TERM_PLOT := $(if $(filter png,$(TERM)),png,pdf)
+# plot terminal: pdf (pdfcairo, default) or png (pngcairo); TERM from the environment is the
+# shell's terminal type and is ignored, TERM=... on the command line must be pdf or png
+TERM_PLOT := $(if $(filter command line,$(origin TERM)),$(TERM),pdf)
 
 .PHONY: all run quick plots test sanitize clean help common $(SUBDIRS)
 
@@ -26,7 +28,10 @@ common:
 $(SUBDIRS):
 	$(MAKE) -C $@
 
+# no GPU here (common/bandwidth --check-device exits 77): one line saying where the figures are
+NO_GPU_HINT := make run: nothing can be measured without a GPU; the figures from the committed reference data: make plots DATA=ref
 run: all
+	@common/bandwidth --check-device >/dev/null || { [ $$? -eq 77 ] && echo "$(NO_GPU_HINT)" >&2; exit 1; }
 	@for d in common $(SUBDIRS); do $(MAKE) -C $$d run || exit 1; done
 
 quick:

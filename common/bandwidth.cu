@@ -82,8 +82,10 @@ int main(int argc, char **argv)
 {
     common_opts c = common_opts_default();
     long long max_mib = 4096;
+    int check_device = 0;
     arg_opt opts[] = {
         COMMON_ARGS(c),
+        {"check-device", ARG_FLAG, &check_device, "only check for a usable GPU: print it, exit 0 (77 without one; make run uses this)", 0, 0, NULL},
         {"max-mib", ARG_LONG, &max_mib, "largest buffer in MiB (sweep 1, 4, 16, ... MiB up to this)", 1, 65536, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "bandwidth [options]",
@@ -94,6 +96,10 @@ int main(int argc, char **argv)
     device_require(c.device, 7, 5);
     char gpu[256];
     device_describe(c.device, gpu, sizeof gpu);
+    if (check_device) {
+        printf("%s\n", gpu);
+        return 0;
+    }
     struct cudaDeviceProp prop;
     CHECK_CUDA(cudaGetDeviceProperties(&prop, c.device));
 

@@ -1,10 +1,12 @@
 /* device.h -- pick the GPU, or explain why there is none (CUDA only).
  *
  * device_require(dev, cc_major, cc_minor)
- *   - no driver (cudaErrorInsufficientDriver: the count is then left unwritten), no device
- *     (cudaErrorNoDevice) or a count of 0: prints "SKIP: <reason>" and exits 77, so tests
- *     and make targets can tell "nothing to run on" from "wrong result"; any other error
- *     of cudaGetDeviceCount is a broken setup: exit 1;
+ *   - no driver (cudaErrorInsufficientDriver with cudaDriverGetVersion = 0: the count is
+ *     then left unwritten), no device (cudaErrorNoDevice) or a count of 0: prints
+ *     "SKIP: no NVIDIA GPU/driver found (...)" on stderr and exits 77, so tests and make
+ *     targets can tell "nothing to run on" from "wrong result"; a driver that IS installed
+ *     but older than the runtime (cudaErrorInsufficientDriver, version > 0) and any other
+ *     error of cudaGetDeviceCount is a broken setup: one line naming it, exit 1;
  *   - dev out of range: usage error, exit 2;
  *   - compute capability below cc_major.cc_minor (what the program needs, e.g. 7.0 for
  *     WMMA): exit 1 with the reason;
@@ -37,10 +39,14 @@ static inline void device_require(int dev, int cc_major, int cc_minor)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
+    int driver = 0, runtime = 0;
+    if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0 &&
+        cudaRuntimeGetVersion(&runtime) == cudaSuccess)
+        DIE("the NVIDIA driver (CUDA %d.%d) is older than this program's CUDA runtime %d.%d: update the driver",
+            driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
     if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || (e == cudaSuccess && count == 0)) {
-        printf("SKIP: no usable CUDA device (%s)\n",
-               e == cudaSuccess ? "device count is 0" : cudaGetErrorName(e));
-        fflush(stdout);
+        fprintf(stderr, "SKIP: no NVIDIA GPU/driver found (%s)\n",
+                e == cudaSuccess ? "device count is 0" : cudaGetErrorName(e));
         exit(77);
     }
     /* Any other failure (initialization error, driver/runtime mismatch, ...) on a machine

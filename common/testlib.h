@@ -1,7 +1,7 @@
 /* testlib.h -- the few assertions the tests need (tests/host, tests/gpu).
  *
  *   T_CHECK(cond)         T_EQ_INT(got, expected)      T_NEAR(got, expected, tol)
- *   T_SKIP("reason")      prints SKIP and exits 77 (tests/run.sh counts it as skipped)
+ *   T_SKIP("reason")      prints SKIP on stderr and exits 77 (tests/run.sh counts it as skipped)
  *   return T_DONE();      prints "<file>: N passed, N failed", returns 0 iff none failed
  *
  * A test that checks nothing is a defect: T_DONE() fails a test that ran zero checks.
@@ -51,7 +51,7 @@ static inline int t_record(int ok, const char *file, int line, const char *text)
 
 #define T_SKIP(reason)                                                                   \
     do {                                                                                 \
-        printf("SKIP: %s\n", reason);                                                    \
+        fprintf(stderr, "SKIP: %s\n", reason);                                           \
         exit(77);                                                                        \
     } while (0)
 

@@ -6,18 +6,27 @@
 # (file names inside <dir>/results/, or <dir>/results-ref/ with DATA=ref).  A script whose
 # inputs are missing is reported by name and not rendered; STRICT=1 turns that into a
 # failure.  Environment: DATA (''|ref|quick), PLOT_TERM (pdf|png), DIRS (restrict to these
-# directories; default: all), STRICT.
+# directories; default: all), STRICT.  Bad DATA, PLOT_TERM or DIRS: one line, exit 2.  No
+# data at all (e.g. `make plots` before any `make run`): one line pointing to DATA=ref, exit 1.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-command -v gnuplot >/dev/null || { echo "error: gnuplot not found (apt-get install gnuplot-nox)"; exit 2; }
+command -v gnuplot >/dev/null || { echo "error: gnuplot not found (apt-get install gnuplot-nox)" >&2; exit 2; }
 case "${DATA:-}" in
   ref) sub=results-ref;; quick) sub=results-quick;; "") sub=results;;
-  *) echo "error: DATA=${DATA} (use ref, quick or nothing)"; exit 2;;
+  *) echo "error: DATA=${DATA}: use DATA=ref (committed data), DATA=quick or nothing (results/)" >&2; exit 2;;
 esac
 term=${PLOT_TERM:-pdf}
+case "$term" in
+  pdf|png) ;;
+  *) echo "error: TERM=$term: use TERM=pdf (default) or TERM=png" >&2; exit 2;;
+esac
+for d in ${DIRS:-}; do
+  ls plots/"$d"_*.gp >/dev/null 2>&1 ||
+    { echo "error: DIRS=$DIRS: no plot scripts plots/${d}_*.gp (directories with plots: $(ls plots/*_*.gp | sed 's|plots/||; s|_.*||' | sort -u | tr '\n' ' '))" >&2; exit 2; }
+done
 mkdir -p plots/out
-rendered=0; missing=0; failed=0
+rendered=0; missing=0; failed=0; missing_lines=""
 for gp in plots/*_*.gp; do
   [ -f "$gp" ] || continue
   stem=$(basename "$gp" .gp)
@@ -29,7 +38,7 @@ for gp in plots/*_*.gp; do
   absent=""
   for f in $inputs; do [ -f "$datadir/$f" ] || absent="$absent $datadir/$f"; done
   if [ -n "$absent" ]; then
-    echo "MISSING data for $gp:$absent"
+    missing_lines="${missing_lines}MISSING data for $gp:$absent"$'\n'
     missing=$((missing+1)); continue
   fi
   out="plots/out/$stem.$term"
@@ -39,6 +48,11 @@ for gp in plots/*_*.gp; do
     echo "FAILED $gp (log: plots/out/$stem.log)"; tail -n 5 plots/out/$stem.log; failed=$((failed+1))
   fi
 done
+if [ $rendered -eq 0 ] && [ $failed -eq 0 ] && [ $missing -gt 0 ]; then
+  echo "plots: no data in */$sub/ (run 'make run' on a GPU machine first); the figures from the committed reference data: make plots DATA=ref" >&2
+  exit 1
+fi
+printf '%s' "$missing_lines"
 echo "plots: $rendered rendered, $missing missing data, $failed failed (data from */$sub)"
 [ $failed -eq 0 ] || exit 1
 [ "${STRICT:-}" != 1 ] || [ $missing -eq 0 ] || exit 1
