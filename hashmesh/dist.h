@@ -54,6 +54,7 @@ typedef struct { long x0, y0, w, h; } hm_window; /* finest buckets [x0, x0 + w) 
 typedef struct {
     long nown;       /* cells owned by this rank */
     int *own;        /* their global (input) indices, in Morton order */
+    int *rec;        /* their records (i, j, level, global index), HM_REC ints each, same order */
     uint64_t *split; /* P + 1 keys: rank q owns the buckets with split[q] <= key < split[q + 1] */
     hm_window win;   /* the local table */
 } hm_part;
@@ -96,52 +97,73 @@ static inline void hm_partition(const dist_ctx *d, const amr_mesh *m, hm_part *p
     p->nown = hi - lo;
     p->own = (int *)gen_alloc(sizeof(int) * (size_t)p->nown);
     memcpy(p->own, order + lo, sizeof(int) * (size_t)p->nown);
+    p->rec = (int *)gen_alloc(sizeof(int) * HM_REC * (size_t)p->nown);
+    for (long k = 0; k < p->nown; k++) {
+        int c = p->own[k];
+        p->rec[HM_REC * k] = m->i[c]; p->rec[HM_REC * k + 1] = m->j[c];
+        p->rec[HM_REC * k + 2] = m->lev[c]; p->rec[HM_REC * k + 3] = c;
+    }
     p->split = (uint64_t *)gen_alloc(sizeof(uint64_t) * (size_t)(d->size + 1));
     for (int q = 0; q < d->size; q++) p->split[q] = (uint64_t)key[order[n * q / d->size]];
     p->split[d->size] = UINT64_MAX;
     free(key); free(t); free(order);
 }
 
-/* The peers (ranks other than `me`) owning a finest bucket just across a face of cell c;
- * returns how many, each once, in peers[]; seen[] (P entries, all 0) is left all 0. */
-static inline int hm_touching(const amr_mesh *m, const hm_part *p, int P, int me, long c, int *peers, char *seen)
+/* The peers (ranks other than `me`) owning a finest bucket just across a face of the cell
+ * of record rec; returns how many, each once, in peers[]; seen[] (P entries, 0) is left 0. */
+static inline int hm_touching(const amr_mesh *m, const hm_part *p, int P, int me, const int *rec, int *peers, char *seen)
 {
-    long W = amr_width(m), H = amr_height(m), r = 1L << (m->levmax - m->lev[c]);
-    long x0 = (long)m->i[c] * r, y0 = (long)m->j[c] * r;
+    long W = amr_width(m), H = amr_height(m), r = 1L << (m->levmax - rec[2]);
+    long x0 = (long)rec[0] * r, y0 = (long)rec[1] * r;
     int np = 0;
     for (long k = 0; k < r; k++) {
         long x[4] = {x0 - 1, x0 + r, x0 + k, x0 + k}, y[4] = {y0 + k, y0 + k, y0 - 1, y0 + r};
         for (int f = 0; f < 4; f++) {
             if (x[f] < 0 || x[f] >= W || y[f] < 0 || y[f] >= H) continue;
-            int q = hm_owner(p->split, P, hm_morton(x[f], y[f]));
-            if (q != me && !seen[q]) { seen[q] = 1; peers[np++] = q; }
+            uint64_t key = hm_morton(x[f], y[f]);
+            if (key >= p->split[me] && key < p->split[me + 1]) continue; /* mine: no search */
+            int q = hm_owner(p->split, P, key);
+            if (!seen[q]) { seen[q] = 1; peers[np++] = q; }
         }
     }
     for (int k = 0; k < np; k++) seen[peers[k]] = 0;
     return np;
 }
 
-/* Step 2: the ghost pattern (send lists; receive counts by MPI_Alltoall) and the window. */
+/* Step 2: the ghost pattern (send lists; receive counts by MPI_Alltoall) and the window.
+ * Pass 1 (all owned cells, OpenMP threads) flags the cells touching another rank; pass 2
+ * lists the flagged ones per peer, in Morton order. */
 static inline void hm_pattern(const dist_ctx *d, const amr_mesh *m, hm_part *p, dist_pattern *pat)
 {
     int P = d->size, *peers = (int *)gen_alloc(sizeof(int) * (size_t)P), *fill = (int *)gen_alloc(sizeof(int) * (size_t)P);
-    char *seen = (char *)calloc((size_t)P, 1);
+    char *seen = (char *)calloc((size_t)P, 1), *edge = (char *)gen_alloc((size_t)p->nown + 1);
     dist_pattern_alloc(d, pat);
-    for (long k = 0; k < p->nown; k++) { /* pass 1: counts */
-        int np = hm_touching(m, p, P, d->rank, p->own[k], peers, seen);
-        for (int e = 0; e < np; e++) pat->scount[peers[e]]++;
+#pragma omp parallel
+    {
+        int *tpeers = (int *)gen_alloc(sizeof(int) * (size_t)P);
+        char *tseen = (char *)calloc((size_t)P, 1);
+#pragma omp for schedule(static)
+        for (long k = 0; k < p->nown; k++) edge[k] = hm_touching(m, p, P, d->rank, p->rec + HM_REC * k, tpeers, tseen) > 0;
+        free(tpeers); free(tseen);
     }
+    for (long k = 0; k < p->nown; k++) /* counts */
+        if (edge[k]) {
+            int np = hm_touching(m, p, P, d->rank, p->rec + HM_REC * k, peers, seen);
+            for (int e = 0; e < np; e++) pat->scount[peers[e]]++;
+        }
     for (int q = 0, s = 0; q < P; q++) { fill[q] = s; s += pat->scount[q]; }
     long nsend = fill[P - 1] + pat->scount[P - 1];
     pat->send_idx = (int *)gen_alloc(sizeof(int) * (size_t)(nsend ? nsend : 1));
-    for (long k = 0; k < p->nown; k++) { /* pass 2: local indices k, grouped by peer */
-        int np = hm_touching(m, p, P, d->rank, p->own[k], peers, seen);
-        for (int e = 0; e < np; e++) pat->send_idx[fill[peers[e]]++] = (int)k;
-    }
+    for (long k = 0; k < p->nown; k++) /* local indices k, grouped by peer */
+        if (edge[k]) {
+            int np = hm_touching(m, p, P, d->rank, p->rec + HM_REC * k, peers, seen);
+            for (int e = 0; e < np; e++) pat->send_idx[fill[peers[e]]++] = (int)k;
+        }
     dist_pattern_finish(d, pat);
     long W = amr_width(m), H = amr_height(m), x0 = W, y0 = H, x1 = 0, y1 = 0;
     for (long k = 0; k < p->nown; k++) {
-        long c = p->own[k], r = 1L << (m->levmax - m->lev[c]), cx = (long)m->i[c] * r, cy = (long)m->j[c] * r;
+        const int *rc = p->rec + HM_REC * k;
+        long r = 1L << (m->levmax - rc[2]), cx = (long)rc[0] * r, cy = (long)rc[1] * r;
         if (cx < x0) x0 = cx;
         if (cy < y0) y0 = cy;
         if (cx + r > x1) x1 = cx + r;
@@ -150,17 +172,7 @@ static inline void hm_pattern(const dist_ctx *d, const amr_mesh *m, hm_part *p, 
     x0 = x0 > 0 ? x0 - 1 : 0; y0 = y0 > 0 ? y0 - 1 : 0; /* grown by one bucket, inside the domain */
     x1 = x1 < W ? x1 + 1 : W; y1 = y1 < H ? y1 + 1 : H;
     p->win = (hm_window){x0, y0, x1 - x0, y1 - y0};
-    free(peers); free(fill); free(seen);
-}
-
-/* Owned cells as records (i, j, level, global index), in Morton order. */
-static inline void hm_own_records(const amr_mesh *m, const hm_part *p, int *rec)
-{
-    for (long k = 0; k < p->nown; k++) {
-        int c = p->own[k];
-        rec[HM_REC * k] = m->i[c]; rec[HM_REC * k + 1] = m->j[c];
-        rec[HM_REC * k + 2] = m->lev[c]; rec[HM_REC * k + 3] = c;
-    }
+    free(peers); free(fill); free(seen); free(edge);
 }
 
 /* Step 4, one record: Listing 2's write of the record's global index, clipped to the window. */

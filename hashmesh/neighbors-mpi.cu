@@ -79,25 +79,23 @@ static void run_setup(hm_run *r)
 {
     const hm_part *p = r->p;
     size_t rec = sizeof(int) * HM_REC;
-    int *own = (int *)gen_alloc(rec * (size_t)p->nown);
-    hm_own_records(r->m, p, own);
     r->send = (int *)run_alloc(r, rec * (size_t)r->pat->nsend, "ghost send buffer");
     r->ghost = (int *)run_alloc(r, rec * (size_t)r->pat->nrecv, "ghost cells");
     r->t = (int *)run_alloc(r, sizeof(int) * (size_t)(p->win.w * p->win.h), "the local perfect hash table");
     r->nb = (int *)run_alloc(r, sizeof(int) * 4 * (size_t)p->nown, "neighbours");
-    if (!r->gpu) { r->own = own; return; }
+    if (!r->gpu) { r->own = p->rec; return; }
 #ifdef DIST_NCCL
     r->own = (int *)run_alloc(r, rec * (size_t)p->nown, "owned cells");
     r->sidx = (int *)run_alloc(r, sizeof(int) * (size_t)r->pat->nsend, "ghost send list");
-    CHECK_CUDA_RANK(cudaMemcpy(r->own, own, rec * (size_t)p->nown, cudaMemcpyHostToDevice));
+    CHECK_CUDA_RANK(cudaMemcpy(r->own, p->rec, rec * (size_t)p->nown, cudaMemcpyHostToDevice));
     CHECK_CUDA_RANK(cudaMemcpy(r->sidx, r->pat->send_idx, sizeof(int) * (size_t)r->pat->nsend, cudaMemcpyHostToDevice));
     CHECK_CUDA_RANK(cudaMemset(r->nb, 0xFF, sizeof(int) * 4 * (size_t)p->nown)); /* poison: -1 is no cell */
-    free(own);
 #endif
 }
 static void run_teardown(hm_run *r)
 {
-    run_free(r, r->own); run_free(r, r->send); run_free(r, r->ghost); run_free(r, r->t); run_free(r, r->nb);
+    if (r->gpu) run_free(r, r->own); /* on the host it is the partition's p->rec */
+    run_free(r, r->send); run_free(r, r->ghost); run_free(r, r->t); run_free(r, r->nb);
     if (r->gpu) run_free(r, r->sidx);
 }
 
@@ -236,7 +234,7 @@ static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu)
     run_teardown(&r);
     free(nb_all); free(line);
     dist_pattern_free(&pat);
-    free(p.own); free(p.split);
+    free(p.own); free(p.rec); free(p.split);
     amr_free(&m);
     return 0;
 }
@@ -345,7 +343,7 @@ static int scaling_mode(dist_ctx *d, int gpu, int argc, char **argv, const commo
         free(s); free(nb_all);
         run_teardown(&r);
         dist_pattern_free(&pat);
-        free(p.own); free(p.split);
+        free(p.own); free(p.rec); free(p.split);
         amr_free(&m);
     }
     if (d->rank == 0) datfile_commit(&df);
