@@ -18,7 +18,9 @@ set logscale y
 set yrange [0.2:8]
 set ytics ('0.25' 0.25, '0.5' 0.5, '1' 1, '1.2' 1.2, '2' 2, '4' 4, '6' 6)
 set mytics 1
-set key center right
+# the curves converge to 1 ... 1.2 from n = 16 on: the key goes below the plot, over no data
+set bmargin 9   # a band below the x label, reserved for the key (4 rows)
+set key at screen 0.5, screen 0.02 center bottom maxrows 4 noopaque
 plot f using "n":(1 + column("bb_extra")) with linespoints ls ls_bb title 'bounding box / V(Delta_n) (eq. 4)', \
      f using "n":(1 + column("rec3_extra")) with linespoints ls ls_rec title 'beta = 3 set / V(Delta_n) (eq. 18)', \
      f using "n":(1 + column("rlog_ours_extra")) with linespoints ls ls_recursive_log title 'recursive-log grid (ours, + 3^k leaves)', \
