@@ -29,10 +29,14 @@ set logscale y
 set format y '%g'
 set xlabel 'bytes moved (MB)'
 set ylabel 'GB/s'
-set key top left horizontal maxcols 2 font ',8' samplen 1.5
-set yrange [10:40000]
+# one key for the three panels (the same series in each), drawn with the first panel in a band
+# reserved below all three (equal bmargin keeps the panels the same size): nothing covers data
+set bmargin 7
+set yrange [10:10000]
 do for [s in "33x33 9x9x9 9x9x5x5"] {
   set title 'tiles '.s
+  if (s eq "33x33") { set key at screen 0.5, screen 0.02 center bottom vertical maxrows 2 font ',9' samplen 2 width 1 } \
+  else { unset key }
   plot f using (mb(column("bytes_moved"))):(sel(s, "copy")) with linespoints ls ls_copy title 'copy kernel (ceiling)', \
        f using (mb(column("bytes_moved"))):(sel60(s)) with lines ls ls_bound title '60% of copy', \
        f using (mb(column("bytes_moved"))):(sel(s, "gpu_fused")) with linespoints ls ls_gpu_fused title 'GPU fused', \
