@@ -15,10 +15,14 @@ set output outfile
 sel(m) = (strcol("map") eq m) ? column("improvement_x") : NaN
 set xlabel 'N (x 2^{10})'
 set ylabel 'I = T_{BB} / T_{map}'
-set key bottom right font ',9'
-set multiplot layout 2,2 title 'Improvement over the bounding box, rho = 16, '.gpu_of(datadir.'/simplex2d_fig5_dummy.dat')
+# one key for the four panels (the same series in each), drawn with the first panel in a band
+# reserved below the grid (the multiplot margins leave it free): it covers no data
+set multiplot layout 2,2 title 'Improvement over the bounding box, rho = 16, '.gpu_of(datadir.'/simplex2d_fig5_dummy.dat') \
+    margins 0.07, 0.98, 0.11, 0.93 spacing 0.08, 0.1
 do for [k in "dummy edm4d collision3d collision1d"] {
   f = datadir.'/simplex2d_fig5_'.k.'.dat'
+  if (k eq "dummy") { set key at screen 0.5, screen 0.01 center bottom horizontal maxrows 1 font ',10' samplen 2 } \
+  else { unset key }
   set title (k eq 'dummy' ? 'Dummy kernel' : k eq 'edm4d' ? 'EDM 4D' : k eq 'collision3d' ? 'Collision 3D' : 'Collision 1D')
   plot 1 with lines ls ls_bb title 'BB', \
        f using (column("n")/1024.):(sel("utm")) with linespoints ls ls_utm title 'UTM', \

@@ -12,7 +12,9 @@ f = datadir.'/simplex2d_fig5_write.dat'
 set title 'Write kernel, rho = 16, '.gpu_of(f)
 set xlabel 'N (x 2^{10})'
 set ylabel 'I = T_{BB} / T_{map}'
-set key bottom right
+# the key in a band reserved below the x label: inside, it covered UTM for N >= 24
+set bmargin 6.5
+set key at screen 0.5, screen 0.01 center bottom horizontal font ',10' samplen 2
 sel(m) = (strcol("map") eq m) ? column("improvement_x") : NaN
 plot 1 with lines ls ls_bb title 'BB', 2 with lines ls ls_bound title 'bound I = 2', \
      f using (column("n")/1024.):(sel("utm")) with linespoints ls ls_utm title 'UTM', \
