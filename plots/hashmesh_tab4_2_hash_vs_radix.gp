@@ -18,7 +18,7 @@ set ylabel 'speed-up over CUB radix sort (x)'
 set logscale x 2
 set format x '2^{%L}'
 set yrange [0:*]
-set key bottom right
+set key bottom left   # the lower left is free of data (bottom right covered the 2^24 point)
 plot f using "n":"speedup_x" with linespoints ls ls_hash_gpu title 'hash / radix (ours)', \
      f using "n":((column("fits_l2") > 0) ? column("speedup_x") : NaN) with points ls ls_hash_gpu pt 7 ps 1.4 title 'working set fits in L2', \
      f using "n":"paper_nvidia_x" with lines ls ls_bound title 'paper: 2.68x (C2050 vs CUDPP)', \
