@@ -32,14 +32,20 @@
  *                  and of the row (tri_row_exact from ../simplex2d/map.h).  Exact for every
  *                  omega < S3_LAMBDA_EXACT_MAX_W.
  *   recursive-log  [REC] sec. III.B, beta = 3 half-cubes in the corner form: one launch per
- *                  sub-cube (O(log n) levels, (3^(k+1) - 1) / 2 launches for nb = 2^k).
- *                  Requires a power-of-two number of blocks per side.
+ *                  sub-cube (O(log n) levels, (3^(k+1) - 1) / 2 launches for
+ *                  2^k <= nb < 2^(k+1)).  Any nb: a sub-simplex of side m launches the cube of
+ *                  side ceil(m/2) and recurses on three sub-simplices of side floor(m/2)
+ *                  (for nb = 2^k exactly the paper's halving).
  *   recursive-o1   [REC] sec. III.C, eq. (23): the two-branch set S_N = (N/2)^3 + 2 S_{N/2}
  *                  (eq. 21-22), one launch of (N/2) x (N/2) x (3N/4 + 2) blocks, the level
  *                  b = 2^floor(log2 r) from a clz (eq. 14-15 of [REC]), a fold of each cube
  *                  onto its two prisms, the diagonal plane y = z handled by one extra layer
  *                  per cube plus N diagonal blocks.  No roots.  N = nb rounded up to a power
  *                  of two (blocks past nb return at once).
+ *   recursive-o1-below  ours, for any nb ("from below", as simplex2d's recursive map): D_nb
+ *                  split along the binary digits of nb (s3_block_ro1b): recursive-o1 on the
+ *                  largest power of two P <= nb, then per digit three root-free pieces and the
+ *                  recursion on the remainder.  For nb = 2^k it is recursive-o1 itself.
  */
 #ifndef SIMPLEX3D_MAP_H
 #define SIMPLEX3D_MAP_H
@@ -55,10 +61,11 @@ typedef enum {
     S3_LAMBDA_EXACT,
     S3_RECURSIVE_LOG,
     S3_RECURSIVE_O1,
+    S3_RECURSIVE_O1B, /* recursive-o1-below (ours): any nb from below */
     S3_NMAPS
 } s3_map;
 
-#define S3_MAP_CHOICES "bb lambda-cubic lambda-exact recursive-log recursive-o1"
+#define S3_MAP_CHOICES "bb lambda-cubic lambda-exact recursive-log recursive-o1 recursive-o1-below"
 
 static inline const char *s3_map_name(int m)
 {
@@ -68,6 +75,7 @@ static inline const char *s3_map_name(int m)
     case S3_LAMBDA_EXACT: return "lambda-exact";
     case S3_RECURSIVE_LOG: return "recursive-log";
     case S3_RECURSIVE_O1: return "recursive-o1";
+    case S3_RECURSIVE_O1B: return "recursive-o1-below";
     default: return "?";
     }
 }
@@ -91,6 +99,26 @@ static inline HD uint64_t tet_number(uint64_t k) { return k * (k + 1) * (k + 2) 
 static inline HD uint64_t s3_packed(uint64_t x, uint64_t y, uint64_t z)
 {
     return tet_number(z) + tri_number(y) + x;
+}
+
+/* The same in 32-bit arithmetic (the per-thread audit: no 64-bit products, no 64-bit division
+ * by 6), exact for k <= S3_TET32_MAX_K, the last k with Tet(k) < 2^32 (Tet(2952) =
+ * 4 291 795 704, Tet(2953) >= 2^32; asserted by the host test).  T(k) = k (k + 1) / 2 fits
+ * (tri_number32); 3 divides k (k + 1) (k + 2), so it divides k + 2 or else T(k): dividing
+ * that factor by 3 first keeps every intermediate below Tet(k). */
+#define S3_TET32_MAX_K 2952u
+#define S3_TET32_MAX_W 4291795704ull /* Tet(S3_TET32_MAX_K) */
+static inline HD uint32_t tet_number32(uint32_t k)
+{
+    const uint32_t t = tri_number32(k), k2 = k + 2;
+    return k2 % 3u == 0 ? t * (k2 / 3u) : (t / 3u) * k2;
+}
+
+/* Packed block index for grids whose blocks all lie in D_nb with nb <= S3_TET32_MAX_K
+ * (then Tet(bz) + T(by) + bx < Tet(nb) <= S3_TET32_MAX_W < 2^32). */
+static inline HD uint32_t s3_packed32(uint32_t x, uint32_t y, uint32_t z)
+{
+    return tet_number32(z) + tri_number32(y) + x;
 }
 
 static inline HD int s3_cell_inside(uint32_t x, uint32_t y, uint32_t z, uint32_t n)
@@ -190,6 +218,30 @@ static inline HD void s3_lambda_exact_ijk(uint64_t w, uint32_t *i, uint32_t *j, 
     *i = (uint32_t)(w2 - tri_number(jj));
 }
 
+/* The same map in 32-bit arithmetic, for w < S3_TET32_MAX_W (the per-thread audit; every
+ * grid of the experiments: Tet(nb) <= Tet(2952) holds for n <= 23616 at rho = 8).  The layer:
+ * a float guess from (k + 1)^3 ~ 6w, clamped to k <= S3_TET32_MAX_K - 1 (the true layer of
+ * w < Tet(2952)), then the same two integer correction loops as tet_layer_exact with
+ * tet_number32, which never overflows there (k + 1 <= 2952): exact for any guess.  The row:
+ * tri_rowcol32 of simplex2d (one float root, one compare; proven and checked for every
+ * w < 2^32 there).  Equal to s3_lambda_exact_ijk (host test: every layer boundary below
+ * S3_TET32_MAX_W, the n = 4096 grids, random indices; GPU test: device == host). */
+static inline HD uint32_t tet_layer_exact32(uint32_t w)
+{
+    uint32_t k = s3_f2u_rz(cbrtf(6.0f * (float)w) - 1.0f);
+    if (k > S3_TET32_MAX_K - 1) k = S3_TET32_MAX_K - 1;
+    while (k > 0 && tet_number32(k) > w) k--;
+    while (tet_number32(k + 1) <= w) k++;
+    return k;
+}
+
+static inline HD void s3_lambda_exact_ijk32(uint32_t w, uint32_t *i, uint32_t *j, uint32_t *k)
+{
+    const uint32_t kk = tet_layer_exact32(w);
+    *k = kk;
+    *j = tri_rowcol32(w - tet_number32(kk), i);
+}
+
 /* ---------------------------------------------------------------------------------------
  * Launch parameters: one plain struct, passed by value to every kernel. */
 typedef struct {
@@ -197,9 +249,19 @@ typedef struct {
     uint32_t lrho;            /* log2(rho) */
     uint32_t gx, gy, gz;      /* launch grid (blocks) */
     uint64_t tet_blocks;      /* Tet(nb) */
-    uint32_t N, half, zmain;  /* recursive-o1: N = pow2 >= nb, half = max(N/2, 1), main cube layers */
+    uint32_t idx32;           /* 1: nb <= S3_TET32_MAX_K, so packed block indices fit 32-bit
+                                 arithmetic, and (lambda-exact) the grid holds <= 2^32 blocks */
+    uint32_t N, half, zmain;  /* recursive-o1: N = pow2 >= nb, half = max(N/2, 1), main cube layers
+                                 (recursive-o1-below: N = pow2 <= nb, the first piece) */
+    uint32_t gzo1;            /* recursive-o1-below: grid layers of the first piece, recursive-o1(N) */
     uint32_t a0, b0, c0;      /* recursive-log: corner-form origin of this launch's sub-cube */
 } s3_params;
+
+/* The packed block index of ordered block (bx, by, bz): 32-bit arithmetic where it is exact. */
+static inline HD uint64_t s3_packed_block(const s3_params *p, uint32_t bx, uint32_t by, uint32_t bz)
+{
+    return p->idx32 ? (uint64_t)s3_packed32(bx, by, bz) : s3_packed(bx, by, bz);
+}
 
 /* bb: block = blockIdx; work iff bx <= by <= bz. */
 static inline HD int s3_block_bb(const s3_params *p, uint32_t ix, uint32_t iy, uint32_t iz,
@@ -213,6 +275,12 @@ static inline HD int s3_block_bb(const s3_params *p, uint32_t ix, uint32_t iy, u
 static inline HD int s3_block_lambda(const s3_params *p, int exact, uint32_t ix, uint32_t iy,
                                      uint32_t iz, uint32_t *bx, uint32_t *by, uint32_t *bz)
 {
+    if (exact && p->idx32) { /* the grid's linear index < 2^32, Tet(nb) <= S3_TET32_MAX_W */
+        const uint32_t w = ix + p->gx * (iy + p->gy * iz);
+        if (w >= p->tet_blocks) return 0;
+        s3_lambda_exact_ijk32(w, bx, by, bz);
+        return 1;
+    }
     uint64_t w = ix + (uint64_t)p->gx * (iy + (uint64_t)p->gy * iz); /* linear block index */
     if (w >= p->tet_blocks) return 0;
     if (exact) s3_lambda_exact_ijk(w, bx, by, bz);
@@ -248,20 +316,20 @@ static inline HD int s3_block_rlog(const s3_params *p, uint32_t ix, uint32_t iy,
  *   i = x + half (z - zmain);  r > 0: b = 2^floor(log2 r) (a clz, [REC] eq. 14-15),
  *   q = x / b, (u, v, w) = (x - qb, r - b, z - zmain), w <= b.                  (eq. 23)
  * Volume (N/2)^2 (3N/4 + 2) -> 1.125 Tet(N): the 12.5% of eq. (24). */
-static inline HD int s3_block_ro1(const s3_params *p, uint32_t ix, uint32_t iy, uint32_t iz,
-                                  uint32_t *bx, uint32_t *by, uint32_t *bz)
+static inline HD int s3_ro1_core(uint32_t N, uint32_t half, uint32_t zmain, uint32_t nb, uint32_t ix,
+                                 uint32_t iy, uint32_t iz, uint32_t *bx, uint32_t *by, uint32_t *bz)
 {
     uint32_t b, o, u, v, w, x, y, z;
-    if (iz < p->zmain) {
-        b = p->N >> 1;
+    if (iz < zmain) {
+        b = N >> 1;
         o = 0;
         u = ix, v = iy, w = iz;
     } else {
-        uint32_t zs = iz - p->zmain;
-        uint32_t r = p->half - 1 - iy;
+        uint32_t zs = iz - zmain;
+        uint32_t r = half - 1 - iy;
         if (r == 0) { /* the diagonal blocks (i, i, i) */
-            uint32_t i = ix + p->half * zs;
-            if (i >= p->nb) return 0;
+            uint32_t i = ix + half * zs;
+            if (i >= nb) return 0;
             *bx = *by = *bz = i;
             return 1;
         }
@@ -275,9 +343,113 @@ static inline HD int s3_block_ro1(const s3_params *p, uint32_t ix, uint32_t iy, 
     if (w == b) x = o + u, y = o + b + v, z = y;            /* diagonal plane y = z */
     else if (u <= v) x = o + u, y = o + v, z = o + b + w;   /* prism P1 */
     else x = o + w, y = o + b + v, z = o + b + u;           /* prism P2 (fold) */
-    if (z >= p->nb) return 0; /* N rounded nb up to a power of two */
+    if (z >= nb) return 0; /* N rounded nb up to a power of two */
     *bx = x, *by = y, *bz = z;
     return 1;
+}
+
+static inline HD int s3_block_ro1(const s3_params *p, uint32_t ix, uint32_t iy, uint32_t iz,
+                                  uint32_t *bx, uint32_t *by, uint32_t *bz)
+{
+    return s3_ro1_core(p->N, p->half, p->zmain, p->nb, ix, iy, iz, bx, by, bz);
+}
+
+/* The grid of recursive-o1 for N = 2^k blocks per side: half x half x gz blocks, the main
+ * cube's zmain layers first (see s3_block_ro1). */
+static inline HD void s3_ro1_shape(uint32_t N, uint32_t *half, uint32_t *zmain, uint32_t *gz)
+{
+    const uint32_t H = N >= 4 ? N / 4 + 1 : (N == 2 ? 2 : 1);
+    *half = N >= 2 ? N / 2 : 1;
+    *zmain = N >= 2 ? N / 2 + 1 : 0;
+    *gz = *zmain + H;
+}
+
+static inline HD uint32_t s3_top_bit(uint32_t v) { return 1u << (31u - s3_clz32(v)); }
+
+/* recursive-o1-below (ours): any nb, from below, as simplex2d's recursive map approaches a
+ * non-power-of-two triangle.  With P the largest power of two <= s and r = s - P, the ordered
+ * tetrahedron of side s at origin (o, o, o) splits by z < o + P, then y < o + P, then x < o + P:
+ *   D_P                            recursive-o1 on P (z < o + P; eq. 23, 12.5% extra)
+ *   TP = Tri(P) x r                {x <= y < o + P <= z}: the triangle of side P (diagonal
+ *                                  included) in every one of the r layers, by simplex2d's
+ *                                  O(1) recursive map (eq. 13 of [REC]) on its P/2 x (P + 1)
+ *                                  grid: rows wy < P (TPm) and the last row wy = P (TPd), so
+ *                                  that every piece decodes with shifts and masks only
+ *   PT = P x Tri(r)                {x < o + P <= y <= z}: P columns times the triangle of side
+ *                                  r, by tri_rowcol32 (simplex2d's exact 2D lambda)
+ *   D_r at (o + P, o + P, o + P)   the same split again (next set bit of nb)
+ * so D_nb is covered exactly once, every piece exactly (TPm, TPd, PT) or with recursive-o1's
+ * 12.5%.  Launch: the grid of recursive-o1(P) for the first D_P (half x half x gzo1), then
+ * ceil(rest / half^2) more layers of half x half blocks, read in linear order, holding the
+ * other pieces one after the other (rest = s3_ro1b_rest).  A block of the extra layers finds
+ * its piece by subtracting piece sizes, one loop step per set bit of nb below the top one. */
+static inline HD uint64_t s3_ro1_volume(uint32_t N)
+{
+    uint32_t h, zm, gz;
+    s3_ro1_shape(N, &h, &zm, &gz);
+    return (uint64_t)h * h * gz;
+}
+
+static inline HD int s3_block_ro1b(const s3_params *p, uint32_t ix, uint32_t iy, uint32_t iz,
+                                   uint32_t *bx, uint32_t *by, uint32_t *bz)
+{
+    if (iz < p->gzo1) return s3_ro1_core(p->N, p->half, p->zmain, p->N, ix, iy, iz, bx, by, bz);
+    uint64_t w = ix + (uint64_t)p->gx * (iy + (uint64_t)p->gy * (iz - p->gzo1));
+    uint32_t o = 0, s = p->nb, P = p->N;
+    for (;;) { /* D_s at (o, o, o), P = top bit of s; its D_P is already covered */
+        const uint32_t r = s - P;
+        if (r == 0) return 0; /* past the last piece: the padding of the last layer */
+        const uint32_t lp = 31u - s3_clz32(P), h = P >> 1, lh = lp - 1; /* P >= 2 here */
+        uint32_t row, col;
+        uint64_t sz = (uint64_t)h * P * r; /* TPm: rows wy < P of the 2D recursive grid, r layers */
+        if (w < sz) {
+            s2_recursive_pow2(lp, (uint32_t)w & (h - 1), (uint32_t)(w >> lh) & (P - 1), &row, &col);
+            *bx = o + col, *by = o + row, *bz = o + P + (uint32_t)(w >> (lh + lp));
+            return 1;
+        }
+        w -= sz;
+        sz = (uint64_t)h * r; /* TPd: row wy = P (the second half of the diagonal), r layers */
+        if (w < sz) {
+            s2_recursive_pow2(lp, (uint32_t)w & (h - 1), P, &row, &col);
+            *bx = o + col, *by = o + row, *bz = o + P + (uint32_t)(w >> lh);
+            return 1;
+        }
+        w -= sz;
+        sz = (uint64_t)P * tri_number(r); /* PT: P columns x Tri(r) */
+        if (w < sz) {
+            uint32_t i, j = tri_rowcol32((uint32_t)(w >> lp), &i);
+            *bx = o + ((uint32_t)w & (P - 1)), *by = o + P + i, *bz = o + P + j;
+            return 1;
+        }
+        w -= sz;
+        o += P, s = r, P = s3_top_bit(r); /* D_r at (o + P, ...): its D_P' by recursive-o1 */
+        uint32_t hh, zm, gz;
+        s3_ro1_shape(P, &hh, &zm, &gz);
+        sz = (uint64_t)hh * hh * gz;
+        if (w < sz) {
+            const uint32_t lhh = 31u - s3_clz32(hh);
+            if (!s3_ro1_core(P, hh, zm, P, (uint32_t)w & (hh - 1), (uint32_t)(w >> lhh) & (hh - 1),
+                             (uint32_t)(w >> (2 * lhh)), bx, by, bz))
+                return 0;
+            *bx += o, *by += o, *bz += o;
+            return 1;
+        }
+        w -= sz;
+    }
+}
+
+/* recursive-o1-below: the blocks of every piece after the first D_P (the extra layers). */
+static inline uint64_t s3_ro1b_rest(uint32_t nb)
+{
+    uint64_t rest = 0;
+    uint32_t s = nb, P = s3_top_bit(nb);
+    for (int first = 1;; first = 0) {
+        if (!first) rest += s3_ro1_volume(P);
+        const uint32_t r = s - P;
+        if (r == 0) return rest;
+        rest += (uint64_t)(P / 2) * P * r + (uint64_t)(P / 2) * r + (uint64_t)P * tri_number(r);
+        s = r, P = s3_top_bit(r);
+    }
 }
 
 /* The map of block (ix, iy, iz) of the launch: 1 and the ordered block, or 0 (no work). */
@@ -290,6 +462,7 @@ static inline HD int s3_block(int map, const s3_params *p, uint32_t ix, uint32_t
     case S3_LAMBDA_EXACT: return s3_block_lambda(p, 1, ix, iy, iz, bx, by, bz);
     case S3_RECURSIVE_LOG: return s3_block_rlog(p, ix, iy, iz, bx, by, bz);
     case S3_RECURSIVE_O1: return s3_block_ro1(p, ix, iy, iz, bx, by, bz);
+    case S3_RECURSIVE_O1B: return s3_block_ro1b(p, ix, iy, iz, bx, by, bz);
     default: return 0;
     }
 }
@@ -376,13 +549,13 @@ static inline uint32_t s3_icbrt_ceil(uint64_t v)
 static inline uint64_t s3_num_launches(int map, uint32_t nb)
 {
     if (map != S3_RECURSIVE_LOG) return 1;
-    uint64_t t = 1, sum = 0; /* level sizes nb/2, nb/4, ..., 1, then the side-1 leaves */
+    uint64_t t = 1, sum = 0; /* level sizes nb, floor(nb/2), ..., 1: one cube each, 3^l of them */
     for (uint32_t s = nb; s > 1; s >>= 1) sum += t, t *= 3;
     return sum + t;
 }
 
 /* Base parameters (the whole grid of single-launch maps).  Returns 0, or -1 when the map
- * cannot take this size (recursive-log and nb not a power of two; grids past CUDA limits). */
+ * cannot take this size (grids past CUDA limits). */
 static inline int s3_plan(int map, uint32_t n, uint32_t rho, s3_params *p)
 {
     s3_params z = {0};
@@ -405,13 +578,23 @@ static inline int s3_plan(int map, uint32_t n, uint32_t rho, s3_params *p)
         p->gz = p->zmain + H;
         break;
     }
-    case S3_RECURSIVE_LOG:
-        if (!s3_is_pow2(p->nb)) return -1;
-        p->gx = p->gy = p->gz = p->nb > 1 ? p->nb / 2 : 1; /* the first (largest) launch */
+    case S3_RECURSIVE_O1B: {
+        p->N = s3_top_bit(p->nb); /* from below: the largest power of two <= nb */
+        s3_ro1_shape(p->N, &p->half, &p->zmain, &p->gzo1);
+        const uint64_t rest = s3_ro1b_rest(p->nb), hh = (uint64_t)p->half * p->half;
+        if ((rest + hh - 1) / hh > 65535) return -1;
+        p->gx = p->gy = p->half;
+        p->gz = p->gzo1 + (uint32_t)((rest + hh - 1) / hh);
+        break;
+    }
+    case S3_RECURSIVE_LOG: /* the first (largest) launch: the cube of side ceil(nb / 2) */
+        p->gx = p->gy = p->gz = p->nb > 1 ? (p->nb + 1) / 2 : 1;
         break;
     default: return -1;
     }
     if (p->gy > 65535 || p->gz > 65535) return -1;
+    p->idx32 = p->nb <= S3_TET32_MAX_K &&
+               (map != S3_LAMBDA_EXACT || (uint64_t)p->gx * p->gy * p->gz <= (1ull << 32));
     return 0;
 }
 
@@ -425,12 +608,15 @@ static inline uint64_t s3_rlog_launches_rec(uint32_t m, uint32_t a, uint32_t b, 
         out[4 * at] = 1, out[4 * at + 1] = a, out[4 * at + 2] = b, out[4 * at + 3] = c;
         return at + 1;
     }
-    uint32_t h = m / 2;
+    /* the sub-simplex a' + b' + c' < m: the cube of side h = ceil(m/2), then the three
+     * sub-simplices of side m - h at +h along each axis (at most one coordinate can reach h,
+     * since 2h >= m); the blocks' filter a + b + c < nb is this sub-simplex's own bound */
+    uint32_t h = (m + 1) / 2;
     out[4 * at] = h, out[4 * at + 1] = a, out[4 * at + 2] = b, out[4 * at + 3] = c;
     at++;
-    at = s3_rlog_launches_rec(h, a + h, b, c, out, at);
-    at = s3_rlog_launches_rec(h, a, b + h, c, out, at);
-    at = s3_rlog_launches_rec(h, a, b, c + h, out, at);
+    at = s3_rlog_launches_rec(m - h, a + h, b, c, out, at);
+    at = s3_rlog_launches_rec(m - h, a, b + h, c, out, at);
+    at = s3_rlog_launches_rec(m - h, a, b, c + h, out, at);
     return at;
 }
 
@@ -440,7 +626,7 @@ static inline uint64_t s3_coarse_blocks(int map, const s3_params *p, uint32_t lc
     uint64_t C = 1ull << lc;
     if (map == S3_RECURSIVE_LOG) {
         uint64_t t = 1, vol = 0;
-        for (uint64_t s = p->nb; s > 1; s >>= 1) vol += t * ((s / 2 + C - 1) / C) * (s / 2) * (s / 2), t *= 3;
+        for (uint64_t s = p->nb; s > 1; s >>= 1) vol += t * (((s + 1) / 2 + C - 1) / C) * ((s + 1) / 2) * ((s + 1) / 2), t *= 3;
         return vol + t; /* the 3^k side-1 leaves: one CUDA block each */
     }
     return ((p->gx + C - 1) / C) * p->gy * p->gz;
@@ -451,9 +637,10 @@ static inline uint64_t s3_threads_launched(int map, const s3_params *p)
 {
     uint64_t r3 = (uint64_t)p->rho * p->rho * p->rho;
     if (map == S3_RECURSIVE_LOG) {
-        /* level sizes: 3^(l-1) cubes of side nb / 2^l, then 3^k leaves of side 1 */
+        /* level l: 3^l sub-simplices of side s = floor(nb / 2^l), each a cube of side
+         * ceil(s / 2); then 3^k leaves of side 1 */
         uint64_t t = 1, vol = 0;
-        for (uint64_t s = p->nb; s > 1; s >>= 1) vol += t * (s / 2) * (s / 2) * (s / 2), t *= 3;
+        for (uint64_t s = p->nb; s > 1; s >>= 1) vol += t * ((s + 1) / 2) * ((s + 1) / 2) * ((s + 1) / 2), t *= 3;
         return (vol + t) * r3;
     }
     return (uint64_t)p->gx * p->gy * p->gz * r3;

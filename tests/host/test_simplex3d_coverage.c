@@ -1,11 +1,15 @@
 /* test_simplex3d_coverage.c -- every map of simplex3d/map.h covers the tetrahedron exactly.
  *
  * Host emulation of exactly the launch grids the GPU program launches (simplex3d/emulate.h):
- * for n = 1..96 (recursive-log: powers of two, which it requires) and rho = 1, 2, 4, 8 every
- * cell of D_n = {x <= y <= z < n} is taken by exactly one working thread, and nothing else;
- * lambda-cubic within its exact range, and its failure just past it.  Block level, larger
- * sizes: recursive-o1 and recursive-log for nb up to 256, lambda-exact for every block index
- * of the largest experiment grids (n = 4096, rho = 8 and 4). */
+ * for n = 1..96 and rho = 1, 2, 4, 8 every cell of D_n = {x <= y <= z < n} is taken by
+ * exactly one working thread, and nothing else; lambda-cubic within its exact range, and its
+ * failure just past it.  Block level, larger sizes: recursive-o1, recursive-o1-below and
+ * recursive-log for every nb up to 160 and nb = 2^k - 1, 2^k, 2^k + 1 up to 513 (and
+ * recursive-o1-below to 1025; the
+ * non-power-of-two sizes the GPU sweep measures), lambda-exact for every block index of the
+ * largest experiment grids (n = 4096, rho = 8 and 4).  The 32-bit arithmetic of the
+ * per-thread audit (tet_number32, s3_packed32, s3_lambda_exact_ijk32) equals the 64-bit
+ * functions up to its stated limit, which is asserted to be the last exact one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +89,7 @@ int main(void)
             long ok = 0, tried = 0;
             for (uint32_t n = 1; n <= 96; n++) {
                 s3_params p;
-                if (map == S3_RECURSIVE_LOG && !s3_is_pow2(n)) {
-                    T_CHECK(s3_plan(map, n, rhos[r], &p) == -1 || s3_is_pow2(p.nb));
-                    continue;
-                }
-                s3_plan(map, n, rhos[r], &p);
+                T_EQ_INT(s3_plan(map, n, rhos[r], &p), 0);
                 if (map == S3_LAMBDA_CUBIC && p.tet_blocks > S3_LAMBDA_CUBIC_FIRST_FAIL_HOST) continue;
                 tried++;
                 ok += covers(map, n, rhos[r], cnt);
@@ -98,11 +98,15 @@ int main(void)
             T_EQ_INT(ok, tried);
             T_CHECK(tried > 0);
         }
-    /* recursive-log refuses sizes whose block count is not a power of two */
+    /* recursive-log takes any block count now: launches as for the power of two below */
     s3_params p;
-    T_EQ_INT(s3_plan(S3_RECURSIVE_LOG, 24, 8, &p), -1);
-    T_EQ_INT(s3_plan(S3_RECURSIVE_LOG, 32, 8, &p), 0);
+    T_EQ_INT(s3_plan(S3_RECURSIVE_LOG, 24, 8, &p), 0);
+    T_EQ_INT(s3_num_launches(S3_RECURSIVE_LOG, 3), 4);
+    T_EQ_INT(s3_num_launches(S3_RECURSIVE_LOG, 33), s3_num_launches(S3_RECURSIVE_LOG, 32));
     T_CHECK(covers(S3_RECURSIVE_LOG, 128, 1, cnt));
+    T_CHECK(covers(S3_RECURSIVE_LOG, 131, 1, cnt));
+    T_CHECK(covers(S3_RECURSIVE_O1B, 131, 1, cnt));
+    T_CHECK(covers(S3_RECURSIVE_O1B, 200, 8, cnt));
     T_CHECK(covers(S3_RECURSIVE_O1, 131, 1, cnt));
     T_CHECK(covers(S3_RECURSIVE_O1, 200, 8, cnt));
     T_CHECK(covers(S3_LAMBDA_EXACT, 133, 1, cnt));
@@ -136,13 +140,41 @@ int main(void)
     printf("bare eq. (15), fp64: first wrong tetrahedral number %llu\n", (unsigned long long)first64);
     T_CHECK(first64 > 0 && first64 <= 1330);
 
-    /* 3. block level, larger sizes */
-    for (uint32_t nb = 1; nb <= 256; nb++) {
-        if (!block_bijection(S3_RECURSIVE_O1, nb)) { T_CHECK(!"recursive-o1 block bijection"); fprintf(stderr, "  nb=%u\n", nb); }
-        if (s3_is_pow2(nb)) T_CHECK(block_bijection(S3_RECURSIVE_LOG, nb));
+    /* 3. block level, larger sizes: every nb <= 160, and 2^k - 1, 2^k, 2^k + 1 to 513 (1025) */
+    const int rmaps[3] = {S3_RECURSIVE_O1, S3_RECURSIVE_O1B, S3_RECURSIVE_LOG};
+    long nbad = 0, ntried = 0;
+    for (uint32_t nb = 1; nb <= 160; nb++)
+        for (int m = 0; m < 3; m++) {
+            ntried++;
+            if (!block_bijection(rmaps[m], nb)) nbad++, fprintf(stderr, "  %s nb=%u: not a bijection\n", s3_map_name(rmaps[m]), nb);
+        }
+    for (uint32_t k = 8; k <= 10; k++)
+        for (int d = -1; d <= 1; d++)
+            for (int m = 0; m < 3; m++) {
+                uint32_t nb = (1u << k) + d;
+                if (k == 10 && rmaps[m] != S3_RECURSIVE_O1B) continue; /* 180 M blocks each: the new map only */
+                ntried++;
+                if (!block_bijection(rmaps[m], nb)) nbad++, fprintf(stderr, "  %s nb=%u: not a bijection\n", s3_map_name(rmaps[m]), nb);
+            }
+    printf("recursive maps: %ld of %ld (map, nb) block grids not a bijection onto D_nb\n", nbad, ntried);
+    T_EQ_INT(nbad, 0);
+    /* recursive-o1-below: one launch, within recursive-o1's 12.5%% (plus the last layer's
+     * padding) at every nb; recursive-o1 rounds nb up: 2^k + 1 costs it ~9 Tet(nb) blocks */
+    double worst = 0;
+    for (uint32_t nb = 2; nb <= 4096; nb++) {
+        s3_plan(S3_RECURSIVE_O1B, nb, 1, &p);
+        double ratio = (double)p.gx * p.gy * p.gz / tet_number(nb);
+        if (ratio > worst) worst = ratio;
+        if (s3_is_pow2(nb)) {
+            s3_params q;
+            s3_plan(S3_RECURSIVE_O1, nb, 1, &q);
+            T_CHECK(q.gx == p.gx && q.gy == p.gy && q.gz == p.gz); /* the same grid as recursive-o1 */
+        }
     }
-    T_CHECK(block_bijection(S3_RECURSIVE_O1, 512));
-    T_CHECK(block_bijection(S3_RECURSIVE_LOG, 512));
+    printf("recursive-o1-below: largest grid / Tet(nb) for nb = 2..4096: %.4f\n", worst);
+    T_CHECK(worst < 1.35);
+    s3_plan(S3_RECURSIVE_O1, 513, 1, &p);
+    printf("recursive-o1 at nb = 513: grid / Tet(nb) = %.3f\n", (double)p.gx * p.gy * p.gz / tet_number(513));
 
     /* 4. lambda-exact: every block index of the largest experiment grids (n = 4096 with
      * rho = 8: nb = 512, and rho = 4: nb = 1024, 180 M block indices) */
@@ -171,6 +203,59 @@ int main(void)
         badr += !(i <= j && j <= kk && tet_number(kk) + tri_number(j) + i == w);
     }
     T_EQ_INT(badr, 0);
+
+    /* 5. the 32-bit arithmetic of the audit.  tet_number32 exact up to S3_TET32_MAX_K, the
+     * last k with Tet(k) < 2^32 */
+    uint64_t bad32 = 0;
+    for (uint32_t k = 0; k <= S3_TET32_MAX_K; k++) bad32 += tet_number32(k) != tet_number(k);
+    T_EQ_INT(bad32, 0);
+    T_CHECK(tet_number(S3_TET32_MAX_K) == S3_TET32_MAX_W && S3_TET32_MAX_W < (1ull << 32));
+    T_CHECK(tet_number(S3_TET32_MAX_K + 1) >= (1ull << 32));
+    /* s3_packed32 at the corners of the largest 32-bit block tetrahedron (nb = MAX_K) */
+    for (uint32_t z = S3_TET32_MAX_K - 3; z < S3_TET32_MAX_K; z++)
+        for (uint32_t y = 0; y <= z; y += z - y > 3 ? z / 7 : 1)
+            T_CHECK(s3_packed32(y / 2, y, z) == s3_packed(y / 2, y, z) && s3_packed32(y, y, z) == s3_packed(y, y, z));
+    /* s3_lambda_exact_ijk32 == s3_lambda_exact_ijk at every layer boundary below
+     * S3_TET32_MAX_W (+-2), every row boundary of 64 layers, and 4 M random indices */
+    bad32 = 0;
+    for (uint32_t k = 1; k <= S3_TET32_MAX_K; k++)
+        for (int d = -2; d <= 2; d++) {
+            uint64_t w = tet_number(k) + d;
+            if (w >= S3_TET32_MAX_W) continue;
+            uint32_t a, b, c, e, f, g;
+            s3_lambda_exact_ijk32((uint32_t)w, &a, &b, &c);
+            s3_lambda_exact_ijk(w, &e, &f, &g);
+            bad32 += a != e || b != f || c != g;
+        }
+    for (uint32_t k = S3_TET32_MAX_K - 63; k < S3_TET32_MAX_K; k++)
+        for (uint32_t j = 0; j <= k; j++)
+            for (int d = -1; d <= 0; d++) {
+                uint64_t w = tet_number(k) + tri_number(j) + (uint64_t)(d + (j > 0 ? 0 : 1));
+                if (w >= S3_TET32_MAX_W) continue;
+                uint32_t a, b, c, e, f, g;
+                s3_lambda_exact_ijk32((uint32_t)w, &a, &b, &c);
+                s3_lambda_exact_ijk(w, &e, &f, &g);
+                bad32 += a != e || b != f || c != g;
+            }
+    for (int t = 0; t < 4000000; t++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        uint64_t w = s % S3_TET32_MAX_W;
+        uint32_t a, b, c, e, f, g;
+        s3_lambda_exact_ijk32((uint32_t)w, &a, &b, &c);
+        s3_lambda_exact_ijk(w, &e, &f, &g);
+        bad32 += a != e || b != f || c != g;
+    }
+    printf("lambda-exact 32-bit: %llu indices differ from the 64-bit map\n", (unsigned long long)bad32);
+    T_EQ_INT(bad32, 0);
+    /* idx32: the plan uses 32-bit indices exactly where they are exact */
+    T_EQ_INT(s3_plan(S3_BB, 8 * S3_TET32_MAX_K, 8, &p), 0);
+    T_EQ_INT(p.idx32, 1);
+    T_EQ_INT(s3_plan(S3_BB, 8 * S3_TET32_MAX_K + 1, 8, &p), 0);
+    T_EQ_INT(p.idx32, 0);
+    T_EQ_INT(s3_plan(S3_LAMBDA_EXACT, 8 * 2900, 8, &p), 0); /* grid 1598^3 < 2^32 */
+    T_EQ_INT(p.idx32, 1);
+    T_EQ_INT(s3_plan(S3_LAMBDA_EXACT, 8 * S3_TET32_MAX_K, 8, &p), 0); /* grid 1626^3 > 2^32 */
+    T_EQ_INT(p.idx32, 0);
     free(cnt);
     return T_DONE();
 }
