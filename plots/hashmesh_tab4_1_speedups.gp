@@ -19,8 +19,10 @@ set yrange [1:*]
 set style data histograms
 set style histogram clustered gap 1
 set boxwidth 0.9
-set xtics rotate by -30 nomirror
-set key below horizontal maxrows 2
+set xtics rotate by 30 right nomirror   # each label ends at its tick, above the key below
+# the key in a band reserved below the rotated tick labels (below, it ran into 'Neighbor2D')
+set bmargin 8
+set key at screen 0.5, screen 0.01 center bottom horizontal maxrows 2
 set grid ytics
 plot f using (column("cpu_hash_vs_ref_x")):xticlabels(strcol("algorithm")) ls ls_hash_cpu fill solid 0.8 border -1 title 'CPU hash / reference (ours)', \
      f using (column("paper_cpu_hash_vs_ref_x")) ls ls_hash_cpu fill pattern 4 border -1 title 'CPU hash / reference (paper)', \
