@@ -17,11 +17,21 @@ LAYOUT_RHO ?= 4
 LAYOUT_MAPS := bb rb rec utm lambda-exact recursive
 
 SWEEP := --nmin=$(NMIN) --nmax=$(NMAX) --nstep=$(NSTEP) --rho=$(RHO)
-FIG5_KERNELS := dummy edm4d collision3d collision1d write
+FIG5_KERNELS := dummy edm4d collision3d collision1d write map
+# rho sweeps (beyond the paper's rho = 16): Fig. 3 and Fig. 5 (map, write) at each rho of RHOS,
+# n from RMIN to RMAX in steps of RSTEP: past 2^15, and n not a multiple of 1024 (block counts
+# m with many set bits, the recursive map's piece search); one folder per rho
+RHOS ?= 8 16 32
+RMIN ?= 1536
+RMAX ?= 65535
+RSTEP ?= 2047
+RSWEEP := --nmin=$(RMIN) --nmax=$(RMAX) --nstep=$(RSTEP)
+RHO_FILES := $(foreach r,$(RHOS),$(RESDIR)/rho$(r)/simplex2d_fig3_dummy.dat \
+             $(RESDIR)/rho$(r)/simplex2d_fig5_map.dat $(RESDIR)/rho$(r)/simplex2d_fig5_write.dat)
 
 run: $(RESDIR)/simplex2d_fig3_dummy.dat \
      $(addprefix $(RESDIR)/simplex2d_fig5_,$(addsuffix .dat,$(FIG5_KERNELS))) \
-     $(RESDIR)/simplex2d_tab_rho.dat $(RESDIR)/simplex2d_coarse_write.dat \
+     $(RESDIR)/simplex2d_tab_rho.dat $(RESDIR)/simplex2d_coarse_write.dat $(RHO_FILES) \
      $(addprefix $(RESDIR)/simplex2d_layout_,$(addsuffix .dat,$(LAYOUT_MAPS)))
 
 # Fig. 3: improvement of the lambda square-root variants over BB, dummy kernel
@@ -31,6 +41,14 @@ $(RESDIR)/simplex2d_fig3_dummy.dat: simplex2d
 # Fig. 5: improvement of every map over BB, one file per kernel (write: the issue's goal)
 $(RESDIR)/simplex2d_fig5_%.dat: simplex2d
 	./simplex2d $(RUNFLAGS) --exp=fig5 --kernel=$* $(SWEEP) --out=$(RESDIR)
+
+# the rho sweeps: Fig. 3 (zero work) and Fig. 5 (map, write) per rho, in <RESDIR>/rho<r>/
+$(RESDIR)/rho%/simplex2d_fig3_dummy.dat: simplex2d
+	./simplex2d $(RUNFLAGS) --exp=fig3 $(RSWEEP) --rho=$* --out=$(RESDIR)/rho$*
+$(RESDIR)/rho%/simplex2d_fig5_map.dat: simplex2d
+	./simplex2d $(RUNFLAGS) --exp=fig5 --kernel=map $(RSWEEP) --rho=$* --out=$(RESDIR)/rho$*
+$(RESDIR)/rho%/simplex2d_fig5_write.dat: simplex2d
+	./simplex2d $(RUNFLAGS) --exp=fig5 --kernel=write $(RSWEEP) --rho=$* --out=$(RESDIR)/rho$*
 
 # README table: rho in {8, 16, 32} at n = NBIG, dummy and write kernels, every map
 $(RESDIR)/simplex2d_tab_rho.dat: simplex2d

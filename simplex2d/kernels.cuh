@@ -1,8 +1,8 @@
 /* simplex2d/kernels.cuh -- the test kernels of Navarro et al. (arXiv:1609.01490, section 5),
  * each templated on the thread map (map.h), plus the checks that run on the device.
  *
- *   k_map<M>          zero work: the map alone, (i, j) consumed by an empty asm statement (no
- *                     memory access, nothing the compiler may delete): the papers' "dummy" intent
+ *   k_map<M>          zero work: the map alone, no store instruction (i + j compared with a
+ *                     value it never takes; the papers' "dummy" intent)
  *   k_dummy<M>        compute (i, j); i + j goes to one location when it equals `sentinel`
  *                     (never, i + j < 2n), or from every thread (the paper's store, --dummy-store)
  *   k_write<M>        every thread writes its cell of the n x n matrix (memory-bound)
@@ -49,16 +49,20 @@ static inline HD int s2_hit1(float2 a, float2 b) { return fabsf(S2_FADD(a.x, -b.
 
 #ifdef __CUDACC__
 
-/* The map alone.  The empty asm "uses" i and j, so the compiler must compute them, and emits
- * no instruction for it: no store, no branch on the result.  (The authors' gpumaps keeps its
- * result in a `volatile` local that nothing reads; nvcc 13 deletes that kernel body entirely,
- * LDC + EXIT in the SASS, so it times an empty kernel: README, peer comparison.) */
+/* The map alone, with no store instruction.  A sink that costs nothing does not exist: ptxas
+ * deletes every computation whose result reaches no side effect (an empty `asm volatile`
+ * taking i and j compiled to 2 instructions per warp, LDC + EXIT, measured with ncu), and so
+ * does the authors' gpumaps, whose zero-work kernel keeps its result in a `volatile` local
+ * that nothing reads: nvcc 13 compiles it to LDC + EXIT (README, peer comparison).  Here i + j
+ * is compared with a run-time value it never takes (i + j < 2n <= 2^21), and the branch
+ * leads to a trap that never executes: one add and the compare folded into the exit
+ * predicate are all that is added to the map. */
 template <int M>
-__global__ void k_map(s2_grid g, uint32_t launch)
+__global__ void k_map(s2_grid g, uint32_t launch, uint32_t sentinel)
 {
     uint32_t i, j;
     if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, 0, &i, &j)) return;
-    asm volatile("" ::"r"(i), "r"(j));
+    if (i + j == sentinel) __trap();
 }
 
 /* The paper stores i + j from every thread (unconditional = 1); on Hopper those stores to ONE
@@ -227,7 +231,7 @@ static void s2_launch_all(const s2_job *jb, cudaStream_t st)
     for (uint32_t l = 0; l < g.nlaunch; l++) {
         dim3 grid(g.gx[l], g.gy[l]);
         switch (jb->kernel) {
-        case S2_K_MAP: k_map<M><<<grid, block, 0, st>>>(g, l); break;
+        case S2_K_MAP: k_map<M><<<grid, block, 0, st>>>(g, l, 0xFFFFFFFFu); break;
         case S2_K_DUMMY: k_dummy<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out, 0xFFFFFFFFu, jb->unconditional); break;
         case S2_K_WRITE: k_write<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out); break;
         case S2_K_COVER: k_cover<M><<<grid, block, 0, st>>>(g, l, (uint32_t *)jb->out, jb->strict); break;
