@@ -17,7 +17,7 @@ nb=hashmesh/neighbors
 for p in $nm $nb; do [ -x $p ] || { echo "FAILED: $p not built (make -C hashmesh; needs mpicxx)"; exit 1; }; done
 tmp=$cli_tmp
 fail=0
-flags=(--oversubscribe)
+flags=(-q --oversubscribe) # -q: no mpirun banners between the programs' own lines
 [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
 [ -n "${NCCL_NVLS_ENABLE+x}" ] && flags+=(-x NCCL_NVLS_ENABLE) # the machine's own value, passed through
 MPI_TIMEOUT=${MPI_TIMEOUT:-60}
