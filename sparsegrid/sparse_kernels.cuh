@@ -9,7 +9,10 @@
  * instead (STAGED = false: same lists, one block per grid, slow but correct).
  * Work item t of list (k, L) finds its segment with sgs_find() (the chunk table and a few
  * steps), then its neighbours with sgs_item() -- the same HD functions the CPU uses, so the
- * GPU result equals the CPU's bitwise. */
+ * GPU result equals the CPU's bitwise ("computed", about 40-60 integer instructions per item).
+ * The "table" variant (grids of at most 65536 points) reads the three offsets of each item
+ * instead, precomputed on the host by sgs_item() and packed in 16 bits each (6 bytes per item,
+ * shared by all grids, so it stays in L1/L2): fewer instructions, more cache traffic. */
 #ifndef SPARSEGRID_SPARSE_KERNELS_CUH
 #define SPARSEGRID_SPARSE_KERNELS_CUH
 
@@ -33,14 +36,27 @@ typedef struct {
     int *chunk, *list_chunk;      /* the chunk table (sparse.h, sgs_find) */
     sgs_seg *seg;
     int *par;
+    unsigned *tab_xl;             /* table variant: x | xl << 16 per work item, lists one after another */
+    unsigned short *tab_r;        /* table variant: xr per work item */
+    int *list_base;               /* table variant: first work item of each list */
+    int table;                    /* 1: the table variant */
     int threads, blocks, staged;  /* launch: threads per block, resident blocks, shared or global */
     size_t smem;                  /* dynamic shared memory bytes */
 } sgs_dev;
 
 /* One list (k, L) of the grid in u (shared or global memory), all threads of the block. */
-template <typename T>
+template <typename T, bool TABLE>
 static __device__ void sgs_dev_list(T *u, const sgs_dev &g, int kl, int L, int inverse)
 {
+    if (TABLE) {
+        int base = __ldg(g.list_base + kl), count = __ldg(g.list_count + kl);
+        for (int t = threadIdx.x; t < count; t += blockDim.x) {
+            unsigned p = __ldg(g.tab_xl + base + t);
+            int x = p & 0xFFFF, xl = p >> 16, xr = __ldg(g.tab_r + base + t);
+            u[x] = sgs_op(u[x], u[xl], u[xr], inverse);
+        }
+        return;
+    }
     int last = __ldg(g.list_first + kl + 1) - 1, count = __ldg(g.list_count + kl), cb = __ldg(g.list_chunk + kl);
     for (int t = threadIdx.x; t < count; t += blockDim.x) {
         int lo = sgs_find(g.seg_start, g.chunk, cb, last, t);
@@ -51,7 +67,7 @@ static __device__ void sgs_dev_list(T *u, const sgs_dev &g, int kl, int L, int i
     }
 }
 
-template <typename T, bool STAGED>
+template <typename T, bool STAGED, bool TABLE>
 __global__ void k_sparse(const T *__restrict__ in, T *out, long long ngrids, sgs_dev g, int inverse)
 {
     extern __shared__ __align__(16) unsigned char sgs_smem[];
@@ -66,7 +82,7 @@ __global__ void k_sparse(const T *__restrict__ in, T *out, long long ngrids, sgs
         for (int k = 0; k < g.d; k++)
             for (int s = 1; s <= g.n; s++) { /* hierarchize finest level first, dehierarchize coarsest first */
                 int L = inverse ? s : g.n + 1 - s;
-                sgs_dev_list(u, g, k * (g.n + 1) + L, L, inverse);
+                sgs_dev_list<T, TABLE>(u, g, k * (g.n + 1) + L, L, inverse);
                 __syncthreads();
             }
         if (STAGED) {
@@ -76,11 +92,35 @@ __global__ void k_sparse(const T *__restrict__ in, T *out, long long ngrids, sgs
     }
 }
 
+/* The occupancy of k_sparse<T, STAGED, TABLE> for this plan (blocks per SM); raises (never
+ * lowers: an earlier plan may still be launched) the kernel's shared memory limit first. */
+template <typename T, bool STAGED, bool TABLE>
+static inline int sgs_dev_occupancy(const sgs_dev *g)
+{
+    int per_sm = 0;
+    cudaFuncAttributes fa;
+    CHECK_CUDA(cudaFuncGetAttributes(&fa, k_sparse<T, STAGED, TABLE>));
+    if (STAGED && (size_t)fa.maxDynamicSharedSizeBytes < g->smem)
+        CHECK_CUDA(cudaFuncSetAttribute(k_sparse<T, STAGED, TABLE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sparse<T, STAGED, TABLE>, g->threads, g->smem));
+    return per_sm;
+}
+template <typename T>
+static inline int sgs_dev_occupancy_of(const sgs_dev *g)
+{
+    if (g->staged) return g->table ? sgs_dev_occupancy<T, true, true>(g) : sgs_dev_occupancy<T, true, false>(g);
+    return g->table ? sgs_dev_occupancy<T, false, true>(g) : sgs_dev_occupancy<T, false, false>(g);
+}
+
 /* Copies the work lists of h to the device and plans the launch for element size elem with
- * `threads` threads per block (0: 256); max_blocks > 0 caps the grid (sanitizer runs). */
-static inline void sgs_dev_setup(sgs_dev *g, const sgs_grid *h, size_t elem, int threads, int device, int max_blocks)
+ * `threads` threads per block (0: 256); table = 1 asks for the table variant (refused, -1,
+ * for grids of more than 65536 points); max_blocks > 0 caps the grid (sanitizer runs).
+ * Returns 0, or -1. */
+static inline int sgs_dev_setup(sgs_dev *g, const sgs_grid *h, size_t elem, int threads, int device, int max_blocks,
+                                int table)
 {
     memset(g, 0, sizeof *g);
+    if (table && h->npts > 65536) return -1;
     g->d = h->d;
     g->n = h->n;
     g->npts = (int)h->npts;
@@ -101,6 +141,36 @@ static inline void sgs_dev_setup(sgs_dev *g, const sgs_grid *h, size_t elem, int
     CHECK_CUDA(cudaMemcpy(g->seg, h->seg, sizeof(sgs_seg) * h->nseg, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(g->par, h->par, sizeof(int) * h->npar, cudaMemcpyHostToDevice));
 
+    if (table) { /* the offsets of every work item, by the CPU's sgs_item() */
+        int total = 0;
+        for (int kl = 0; kl < lists; kl++) total += h->list_count[kl];
+        unsigned *xl = (unsigned *)malloc(sizeof(unsigned) * (total + 1));
+        unsigned short *xr = (unsigned short *)malloc(sizeof(unsigned short) * (total + 1));
+        int *base = (int *)malloc(sizeof(int) * (lists + 1));
+        if (!xl || !xr || !base) DIE("out of host memory");
+        int e = 0;
+        for (int kl = 0; kl < lists; kl++) {
+            base[kl] = e;
+            int L = kl % (h->n + 1), last = h->list_first[kl + 1] - 1;
+            for (int t = 0; t < h->list_count[kl]; t++, e++) {
+                int si = sgs_find(h->seg_start, h->chunk, h->list_chunk[kl], last, t), x, l, r;
+                sgs_item(h->seg + si, h->par, h->n, L, t, &x, &l, &r);
+                xl[e] = (unsigned)x | ((unsigned)l << 16);
+                xr[e] = (unsigned short)r;
+            }
+        }
+        base[lists] = e;
+        CHECK_CUDA(cudaMalloc(&g->tab_xl, sizeof(unsigned) * (total + 1)));
+        CHECK_CUDA(cudaMalloc(&g->tab_r, sizeof(unsigned short) * (total + 1)));
+        CHECK_CUDA(cudaMalloc(&g->list_base, sizeof(int) * (lists + 1)));
+        CHECK_CUDA(cudaMemcpy(g->tab_xl, xl, sizeof(unsigned) * total, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(g->tab_r, xr, sizeof(unsigned short) * total, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(g->list_base, base, sizeof(int) * (lists + 1), cudaMemcpyHostToDevice));
+        free(xl);
+        free(xr);
+        free(base);
+        g->table = 1;
+    }
     g->threads = threads > 0 ? threads : 256;
     int optin = 0, sms = 0, per_sm = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -108,24 +178,11 @@ static inline void sgs_dev_setup(sgs_dev *g, const sgs_grid *h, size_t elem, int
     size_t bytes = elem * (size_t)h->npts;
     g->staged = bytes <= (size_t)optin;
     g->smem = g->staged ? bytes : 0;
-    if (elem == sizeof(float)) {
-        if (g->staged) {
-            CHECK_CUDA(cudaFuncSetAttribute(k_sparse<float, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
-            CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sparse<float, true>, g->threads, g->smem));
-        } else {
-            CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sparse<float, false>, g->threads, 0));
-        }
-    } else {
-        if (g->staged) {
-            CHECK_CUDA(cudaFuncSetAttribute(k_sparse<double, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)g->smem));
-            CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sparse<double, true>, g->threads, g->smem));
-        } else {
-            CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sparse<double, false>, g->threads, 0));
-        }
-    }
+    per_sm = elem == sizeof(float) ? sgs_dev_occupancy_of<float>(g) : sgs_dev_occupancy_of<double>(g);
     if (per_sm < 1) DIE("k_sparse: no block of %d threads and %zu bytes of shared memory fits", g->threads, g->smem);
     g->blocks = per_sm * sms;
     if (max_blocks > 0 && g->blocks > max_blocks) g->blocks = max_blocks;
+    return 0;
 }
 
 static inline void sgs_dev_free(sgs_dev *g)
@@ -137,6 +194,9 @@ static inline void sgs_dev_free(sgs_dev *g)
     CHECK_CUDA(cudaFree(g->par));
     CHECK_CUDA(cudaFree(g->chunk));
     CHECK_CUDA(cudaFree(g->list_chunk));
+    CHECK_CUDA(cudaFree(g->tab_xl)); /* NULL without the table: a no-op */
+    CHECK_CUDA(cudaFree(g->tab_r));
+    CHECK_CUDA(cudaFree(g->list_base));
     memset(g, 0, sizeof *g);
 }
 
@@ -146,8 +206,10 @@ static inline void sgs_dev_run(const sgs_dev *g, const T *in, T *out, long long 
 {
     long long blocks = ngrids < g->blocks ? ngrids : g->blocks;
     if (blocks < 1) return;
-    if (g->staged) k_sparse<T, true><<<(int)blocks, g->threads, g->smem, s>>>(in, out, ngrids, *g, inverse);
-    else k_sparse<T, false><<<(int)blocks, g->threads, 0, s>>>(in, out, ngrids, *g, inverse);
+    if (g->staged && g->table) k_sparse<T, true, true><<<(int)blocks, g->threads, g->smem, s>>>(in, out, ngrids, *g, inverse);
+    else if (g->staged) k_sparse<T, true, false><<<(int)blocks, g->threads, g->smem, s>>>(in, out, ngrids, *g, inverse);
+    else if (g->table) k_sparse<T, false, true><<<(int)blocks, g->threads, 0, s>>>(in, out, ngrids, *g, inverse);
+    else k_sparse<T, false, false><<<(int)blocks, g->threads, 0, s>>>(in, out, ngrids, *g, inverse);
     CHECK_LAUNCH();
 }
 

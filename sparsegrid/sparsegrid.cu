@@ -737,7 +737,8 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
     datfile_open(&d, e->c.out, file, &m);
     datfile_meta(&d, "l2_bytes", "%d", l2);
     datfile_meta(&d, "host_triad_gbs", "%.1f (STREAM-like triad, %d threads, best of 5; common/host.h)", triad, e->threads);
-    datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads (OpenMP over grids, level-wise lists, rows vectorized)", e->threads);
+    datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads (OpenMP over grids, level-wise lists, rows vectorized), %s",
+                 e->threads, sgs_cpu_isa());
     datfile_meta(&d, "grid", "regular sparse grid with boundary, sum_j max(l_j,1) <= n + d - 1, subspace order; "
                              "grids one after another");
     datfile_meta(&d, "columns", "bytes_moved = 2 * grids * points * %zu (read + write once); gbs = bytes_moved / median; "
@@ -748,67 +749,72 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
         sgs_grid g;
         char err[200];
         if (sgs_init(&g, dd, SPARSE_LEVEL[dd], err, sizeof err)) DIE("%s", err);
-        sgs_dev dv[SPARSE_THREADS_N];
-        for (int c = 0; c < SPARSE_THREADS_N; c++)
-            sgs_dev_setup(dv + c, &g, sizeof(T), SPARSE_THREADS[c], e->c.device, e->max_blocks);
-        datfile_meta(&d, "plan", "d=%d n=%d: %lld points, %d subspaces, %s, %d resident blocks of 256 threads", dd, g.n,
-                     g.npts, g.nsub, dv[1].staged ? "staged in shared memory" : "in global memory", dv[1].blocks);
+        /* configurations: block sizes x {computed offsets, offset table} */
+        sgs_dev dv[2 * SPARSE_THREADS_N];
+        int nconf = 0;
+        for (int tab = 0; tab < 2; tab++)
+            for (int c = 0; c < SPARSE_THREADS_N; c++)
+                if (!sgs_dev_setup(dv + nconf, &g, sizeof(T), SPARSE_THREADS[c], e->c.device, e->max_blocks, tab)) nconf++;
+        datfile_meta(&d, "plan", "d=%d n=%d: %lld points, %d subspaces, %s, %d resident blocks of 256 threads; %s", dd,
+                     g.n, g.npts, g.nsub, dv[1].staged ? "staged in shared memory" : "in global memory", dv[1].blocks,
+                     nconf > SPARSE_THREADS_N ? "computed offsets and offset table" : "computed offsets only (> 65536 points)");
         double best[2] = {0, 0}, cpu_pct[2] = {0, 0}, cpu_gbs[2] = {0, 0};
-        int best_t[2] = {0, 0};
+        int best_t[2] = {0, 0}, best_tab[2] = {0, 0};
         for (int lg = maxlog % 3 + 18; lg <= maxlog; lg += 3) { /* input bytes 2^lg, 8x apart, up to 2^maxlog */
             long long G = (((long long)1 << lg) + g.npts * (long long)sizeof(T) - 1) / (g.npts * (long long)sizeof(T));
             if (e->nt_max) G = e->nt_max;
             double moved = 2.0 * G * g.npts * sizeof(T);
-            verify_sparse<T>(e, &g, dv, SPARSE_THREADS_N, G, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back);
+            verify_sparse<T>(e, &g, dv, nconf, G, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back);
             sparse_ctx<T> x = {&g, dv, d_in, h_in, d_out, h_tmp, G, 0, e->threads};
             bench_stats st = bench_gpu(run_sparse_copy<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
             double copy_gbs = moved / (st.median * 1e-3) / 1e9;
             int last = lg + 3 > maxlog || e->nt_max;
-            for (int impl = 0; impl < 2 * SPARSE_THREADS_N + 3; impl++) {
+            for (int impl = 0; impl < 2 * nconf + 3; impl++) { /* copy, GPU configurations x 2 directions, CPU x 2 */
                 const char *name;
-                int threads = 0;
+                int threads = 0, cpu = impl > 2 * nconf;
                 if (impl == 0) { name = "copy"; }
-                else if (impl <= 2 * SPARSE_THREADS_N) {
-                    int c = (impl - 1) % SPARSE_THREADS_N;
-                    x.inverse = impl > SPARSE_THREADS_N;
+                else if (!cpu) {
+                    int c = (impl - 1) % nconf;
+                    x.inverse = impl > nconf;
                     x.dv = dv + c;
                     x.d_in = x.inverse ? d_out : d_in; /* dehierarchize the surpluses */
                     x.d_out = x.inverse ? d_back : d_out;
-                    name = x.inverse ? "gpu_sparse_inverse" : "gpu_sparse";
+                    name = dv[c].table ? (x.inverse ? "gpu_sparse_table_inverse" : "gpu_sparse_table")
+                                       : (x.inverse ? "gpu_sparse_inverse" : "gpu_sparse");
                     threads = dv[c].threads;
                     st = bench_gpu(run_sparse_gpu<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
                 } else {
-                    x.inverse = impl == 2 * SPARSE_THREADS_N + 2;
+                    x.inverse = impl == 2 * nconf + 2;
                     x.h_in = x.inverse ? h_cpu : h_in;
                     name = x.inverse ? "cpu_tuned_inverse" : "cpu_tuned";
                     threads = e->threads;
                     st = bench_host(run_sparse_cpu<T>, &x, e->c.warmup, e->c.reps, e->c.batch);
                 }
                 double gbs = moved / (st.median * 1e-3) / 1e9;
-                int cpu = impl > 2 * SPARSE_THREADS_N;
                 double pct = 100 * gbs / (cpu ? triad : copy_gbs);
                 char label[128];
                 snprintf(label, sizeof label, "sparse %s d=%d %s/%d grids=%lld", prec, dd, name, threads, G);
                 note_spread(e, label, st);
                 datfile_row(&d, "%d %d %lld %lld %s %d %.0f %.6f %.6f %.6f %.1f %.1f %d %d", dd, g.n, g.npts, G, name,
                             threads, moved, st.median, st.min, st.max, gbs, pct, moved > l2, st.batch);
-                fprintf(stderr, "sparse %s d=%d n=%d %-18s %3d grids=%8lld %8.1f MB %9.4f ms %7.1f GB/s %5.1f%% of %s%s\n",
+                fprintf(stderr, "sparse %s d=%d n=%d %-24s %3d grids=%8lld %8.1f MB %9.4f ms %7.1f GB/s %5.1f%% of %s%s\n",
                         prec, dd, g.n, name, threads, G, moved / 1e6, st.median, gbs, pct, cpu ? "triad" : "copy",
                         moved > l2 ? "" : "  (fits in L2)");
                 if (last && impl >= 1 && !cpu) {
-                    int inv = impl > SPARSE_THREADS_N;
-                    if (pct > best[inv]) { best[inv] = pct; best_t[inv] = threads; }
+                    int inv = impl > nconf;
+                    if (pct > best[inv]) { best[inv] = pct; best_t[inv] = threads; best_tab[inv] = x.dv->table; }
                 }
-                if (last && cpu) { cpu_pct[impl - 2 * SPARSE_THREADS_N - 1] = pct; cpu_gbs[impl - 2 * SPARSE_THREADS_N - 1] = gbs; }
+                if (last && cpu) { cpu_pct[impl - 2 * nconf - 1] = pct; cpu_gbs[impl - 2 * nconf - 1] = gbs; }
             }
             if (e->nt_max) break;
         }
-        datfile_meta(&d, "result", "d=%d n=%d at the largest batch: gpu_sparse %.1f%% of copy (%d threads), inverse %.1f%% "
-                                   "(%d threads); cpu_tuned %.1f GB/s = %.1f%% of the host triad, inverse %.1f GB/s = %.1f%%",
-                     dd, g.n, best[0], best_t[0], best[1], best_t[1], cpu_gbs[0], cpu_pct[0], cpu_gbs[1], cpu_pct[1]);
+        datfile_meta(&d, "result", "d=%d n=%d at the largest batch: best gpu_sparse %.1f%% of copy (%d threads, %s), inverse "
+                                   "%.1f%% (%d threads, %s); cpu_tuned %.1f GB/s = %.1f%% of the host triad, inverse %.1f "
+                                   "GB/s = %.1f%%", dd, g.n, best[0], best_t[0], best_tab[0] ? "table" : "computed",
+                     best[1], best_t[1], best_tab[1] ? "table" : "computed", cpu_gbs[0], cpu_pct[0], cpu_gbs[1], cpu_pct[1]);
         fprintf(stderr, "sparse %s d=%d: gpu %.1f%% / %.1f%% of copy, cpu %.1f%% / %.1f%% of triad\n", prec, dd, best[0],
                 best[1], cpu_pct[0], cpu_pct[1]);
-        for (int c = 0; c < SPARSE_THREADS_N; c++) sgs_dev_free(dv + c);
+        for (int c = 0; c < nconf; c++) sgs_dev_free(dv + c);
         sgs_free(&g);
     }
     datfile_commit(&d);

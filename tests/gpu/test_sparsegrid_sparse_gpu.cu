@@ -1,6 +1,6 @@
 /* GPU tests of sparsegrid/sparse_kernels.cuh: batched hierarchization and dehierarchization of
  * regular sparse grids with boundary (d = 1..6) on the GPU equal the pole-wise CPU reference
- * bitwise (float and double), staged in shared memory and in global memory, with block
+ * bitwise (float and double), computed offsets and the offset table, staged in shared memory and in global memory, with block
  * sizes 64..512, grid caps that make a block walk many grids, in place and out of place;
  * outputs are poisoned (NaN) first.  Exit 77 without a GPU. */
 #include "../../common/device.h"
@@ -17,7 +17,7 @@ static int ref_t(float *u, const sgs_grid *g, int inv) { return sgs_ref_f(u, g, 
 static int ref_t(double *u, const sgs_grid *g, int inv) { return sgs_ref_d(u, g, inv); }
 
 template <typename T>
-static void check(int d, int n, long long G, int threads, int max_blocks, int global, int in_place)
+static void check(int d, int n, long long G, int threads, int max_blocks, int global, int in_place, int table = 0)
 {
     sgs_grid g;
     char err[200];
@@ -27,7 +27,7 @@ static void check(int d, int n, long long G, int threads, int max_blocks, int gl
     T *h = (T *)malloc(bytes), *want = (T *)malloc(bytes), *got = (T *)malloc(bytes);
     for (long long i = 0; i < cnt; i++) h[i] = (T)rnd(i + 77 * G + n);
     sgs_dev dv;
-    sgs_dev_setup(&dv, &g, sizeof(T), threads, 0, max_blocks);
+    T_CHECK(sgs_dev_setup(&dv, &g, sizeof(T), threads, 0, max_blocks, table) == 0);
     if (global) { dv.staged = 0; dv.smem = 0; } /* force the in-global-memory path */
     T *d_a, *d_b;
     CHECK_CUDA(cudaMalloc(&d_a, bytes));
@@ -44,8 +44,8 @@ static void check(int d, int n, long long G, int threads, int max_blocks, int gl
         int same = !memcmp(got, want, bytes);
         T_CHECK(same);
         if (!same)
-            printf("  %s d=%d n=%d G=%lld threads=%d max_blocks=%d %s %s %s\n", sizeof(T) == 4 ? "float" : "double", d, n, G,
-                   threads, max_blocks, global ? "global" : "staged", in_place ? "in place" : "out of place",
+            printf("  %s d=%d n=%d G=%lld threads=%d max_blocks=%d %s %s %s %s\n", sizeof(T) == 4 ? "float" : "double", d, n,
+                   G, threads, max_blocks, global ? "global" : "staged", table ? "table" : "computed", in_place ? "in place" : "out of place",
                    inv ? "dehierarchization" : "hierarchization");
     }
     sgs_dev_free(&dv);
@@ -64,6 +64,8 @@ int main(void)
             check<float>(d, n, 7, 256, 0, 0, 0);
             check<double>(d, n, 5, 128, 0, 0, 0);
             check<float>(d, n, 3, 64, 0, 1, 0);
+            check<float>(d, n, 4, 256, 0, 0, 0, 1);  /* offset table */
+            check<double>(d, n, 3, 128, 0, 1, 1, 1); /* offset table, global memory, in place */
         }
     /* block sizes, few blocks walking many grids, in place, both paths */
     int th[4] = {64, 128, 256, 512};
@@ -72,6 +74,7 @@ int main(void)
         check<float>(4, 5, 50, th[i], 3, 0, 1);
         check<double>(6, 3, 40, th[i], 5, 0, 1);
         check<float>(2, 9, 20, th[i], 4, 1, 1);
+        check<float>(5, 4, 30, th[i], 3, 0, 0, 1);
     }
     /* a grid too large for shared memory: the global path chosen by the planner */
     {
@@ -79,8 +82,10 @@ int main(void)
         char err[200];
         T_CHECK(sgs_init(&g, 2, 14, err, sizeof err) == 0);
         sgs_dev dv;
-        sgs_dev_setup(&dv, &g, sizeof(float), 256, 0, 0);
+        T_CHECK(sgs_dev_setup(&dv, &g, sizeof(float), 256, 0, 0, 0) == 0);
         T_CHECK(!dv.staged);
+        sgs_dev_free(&dv);
+        T_CHECK(sgs_dev_setup(&dv, &g, sizeof(float), 256, 0, 0, 1) == -1); /* > 65536 points: no table */
         sgs_dev_free(&dv);
         sgs_free(&g);
         check<float>(2, 14, 3, 256, 0, 0, 0);
