@@ -95,6 +95,26 @@ set style line 28 lc rgb '#17becf' pt 12 dt 1   # bisection
 ls_bisection = 28
 set style line 29 lc rgb '#e377c2' pt 13 dt 2   # sort-based (remap, Listing 4)
 ls_sortbased = 29
+# hashing: the strongest baselines and the compact hash (hashmesh, issue 12); all-core
+# variants keep their method's colour and point, dashed
+set style line 33 lc rgb '#bcbd22' pt 3  dt 1   # introsort (std::sort-class)
+ls_introsort = 33
+set style line 34 lc rgb '#ff7f0e' pt 8  dt 1   # LSD radix on the bucket index (CPU)
+ls_radix32_cpu = 34
+set style line 35 lc rgb '#ff7f0e' pt 8  dt 2   # the same, all cores
+ls_radix32_cpu_omp = 35
+set style line 36 lc rgb '#2ca02c' pt 5  dt 2   # hash on all CPU cores
+ls_hash_cpu_omp = 36
+set style line 37 lc rgb '#8c564b' pt 11 dt 1   # CUB radix on the 32-bit bucket index (GPU)
+ls_radix32_gpu = 37
+set style line 38 lc rgb '#d62728' pt 6  dt 2   # GPU hash with host<->device transfers
+ls_hash_gpu_job = 38
+set style line 39 lc rgb '#9467bd' pt 8  dt 2   # k-D tree, all cores
+ls_kdtree_omp = 39
+set style line 41 lc rgb '#17becf' pt 13 dt 1   # compact hash (CPU)
+ls_compact_cpu = 41
+set style line 42 lc rgb '#e377c2' pt 15 dt 1   # compact hash (GPU)
+ls_compact_gpu = 42
 # bandwidth tests
 set style line 30 lc rgb '#000000' pt 7  dt 1   # memcpy
 ls_memcpy = 30
@@ -105,3 +125,21 @@ ls_write = 32
 # reference lines (bounds, paper numbers)
 set style line 40 lc rgb '#555555' lw 1 dt 2 pt 0
 ls_bound = 40
+
+# ---- distributed runs (issue 14): one style per rank count, one per phase ----
+set style line 60 lc rgb '#1f77b4' pt 7  dt 1   # 1 rank (GPU)
+ls_ranks1 = 60
+set style line 61 lc rgb '#d62728' pt 5  dt 1   # 2 ranks (GPUs)
+ls_ranks2 = 61
+set style line 62 lc rgb '#2ca02c' pt 9  dt 1   # 4 ranks
+ls_ranks4 = 62
+set style line 63 lc rgb '#ff7f0e' pt 11 dt 1   # phase: ghost exchange
+ls_ph_exchange = 63
+set style line 64 lc rgb '#9467bd' pt 13 dt 1   # phase: hash build
+ls_ph_build = 64
+set style line 65 lc rgb '#8c564b' pt 15 dt 1   # phase: query
+ls_ph_query = 65
+set style line 66 lc rgb '#7f7f7f' pt 4  dt 2   # setup phase: partition
+ls_ph_partition = 66
+set style line 67 lc rgb '#bcbd22' pt 6  dt 2   # setup phase: pattern
+ls_ph_pattern = 67
