@@ -152,6 +152,24 @@ static void check_grid(int d, int n)
     for (long long i = 0; i < N * G; i++) worst = fmax(worst, fabs((double)fb[i] - fa[i]));
     T_CHECK(worst <= 1e-5);
 
+    /* the GPU kernel's loop replayed on the host: every work item t of every list through
+     * sgs_find + sgs_item (as k_sparse does), == the pole-wise reference bitwise */
+    for (int inv = 0; inv < 2; inv++) {
+        memcpy(fb, fa, sizeof(float) * N);
+        memcpy(fc, fa, sizeof(float) * N);
+        sgs_ref_f(fb, &g, inv);
+        for (int k = 0; k < d; k++)
+            for (int s = 1; s <= n; s++) {
+                int L = inv ? s : n + 1 - s, kl = k * (n + 1) + L, last = g.list_first[kl + 1] - 1;
+                for (int t = 0; t < g.list_count[kl]; t++) {
+                    int si = sgs_find(g.seg_start, g.chunk, g.list_chunk[kl], last, t), x, xl, xr;
+                    sgs_item(g.seg + si, g.par, n, L, t, &x, &xl, &xr);
+                    fc[x] = inv ? sg_unsurplus(fc[x], fc[xl], fc[xr]) : sg_surplus(fc[x], fc[xl], fc[xr]);
+                }
+            }
+        T_CHECK(!memcmp(fb, fc, sizeof(float) * N));
+    }
+
     /* double vs long double on the same random data */
     long double *la = (long double *)malloc(sizeof(long double) * N);
     for (long long i = 0; i < N; i++) { v[i] = fa[i]; la[i] = fa[i]; }
