@@ -13,8 +13,12 @@ if (term eq 'png') { set terminal pngcairo size 1500,1000 enhanced font 'Helveti
 else { set terminal pdfcairo size 10.5in,7in enhanced font 'Helvetica,10' }
 set output outfile
 set size ratio -1
-set xrange [-1:*]
-set yrange [-1:*] reverse
+# the axes hug the n x n domain with one empty cell on each side (autoscale put the last row on
+# the x axis and took the y axis to -5)
+stats datadir.'/simplex2d_layout_bb.dat' using "i" name "L" nooutput
+n_side = int(L_max) + 1
+set xrange [-1:n_side]
+set yrange [n_side:-1]
 set xlabel 'column j'
 set ylabel 'row i'
 set palette defined (0 '#3b4cc0', 1 '#f7f7f7', 2 '#b40426')
