@@ -143,21 +143,3 @@ set style line 66 lc rgb '#7f7f7f' pt 4  dt 2   # setup phase: partition
 ls_ph_partition = 66
 set style line 67 lc rgb '#bcbd22' pt 6  dt 2   # setup phase: pattern
 ls_ph_pattern = 67
-
-# ---- distributed runs (issue 14): one style per rank count, one per phase ----
-set style line 60 lc rgb '#1f77b4' pt 7  dt 1   # 1 rank (GPU)
-ls_ranks1 = 60
-set style line 61 lc rgb '#d62728' pt 5  dt 1   # 2 ranks (GPUs)
-ls_ranks2 = 61
-set style line 62 lc rgb '#2ca02c' pt 9  dt 1   # 4 ranks
-ls_ranks4 = 62
-set style line 63 lc rgb '#ff7f0e' pt 11 dt 1   # phase: ghost exchange
-ls_ph_exchange = 63
-set style line 64 lc rgb '#9467bd' pt 13 dt 1   # phase: hash build
-ls_ph_build = 64
-set style line 65 lc rgb '#8c564b' pt 15 dt 1   # phase: query
-ls_ph_query = 65
-set style line 66 lc rgb '#7f7f7f' pt 4  dt 2   # setup phase: partition
-ls_ph_partition = 66
-set style line 67 lc rgb '#bcbd22' pt 6  dt 2   # setup phase: pattern
-ls_ph_pattern = 67
