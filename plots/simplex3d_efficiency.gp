@@ -13,11 +13,12 @@ set title 'Parallel-space efficiency of the tetrahedral maps, '.gpu_of(f)
 set xlabel 'n (cells per side)'
 set ylabel 'cells / threads launched'
 set logscale x 2
-set key bottom right
+# the band between bb (1/6) and the other maps (> 0.8) holds no data: the key goes there
+set key right center
 set yrange [0:1.05]
 sel(m) = (strcol("map") eq m) ? column("space_eff") : NaN
 plot f using "n":(sel("bb")) with linespoints ls ls_bb title 'bb', \
-     f using "n":(sel("lambda-cubic")) with linespoints ls ls_lambda_cubic title 'lambda-cubic', \
+     f using "n":(sel("lambda-cubic")) with linespoints ls ls_lambda_cubic title 'lambda-cubic (hidden: the same grid as lambda-exact, n <= 1024)', \
      f using "n":(sel("lambda-exact")) with linespoints ls ls_lambda_exact title 'lambda-exact', \
      f using "n":(sel("recursive-log")) with linespoints ls ls_recursive_log title 'recursive-log', \
      f using "n":(sel("recursive-o1")) with linespoints ls ls_recursive_o1 title 'recursive-o1', \
