@@ -5,7 +5,10 @@
  *   - v1, mma, mma-warp, redux, redux-warp: every r_b <= 16 (A holds s^0 .. s^15, exact);
  *   - v2, v2-mma, v2-lambda: while the sub-block level r_b + 1 is <= 16;
  *   - v3: while its A entries rho s^(mu-1) are exact halves (tc_level_supported), i.e. to
- *     r = 16; the levels past that are asserted to be refused.
+ *     r = 16; the levels past that are asserted to be refused;
+ *   - five other NBB fractals (k = 4, 5, 7, 8, 12; s = 3, 4): v1, mma, mma-warp and redux
+ *     at every r_b whose powers of s are exact halves (the encodings of section 5 for a
+ *     general NBB fractal).
  * SKIP (77) without a usable GPU. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +80,39 @@ int main(void)
     T_EQ_INT(deepest, RB_MAX);
     T_EQ_INT(v2_deepest, RB_MAX - 1); /* sub-block level rb + 1 <= 16 */
     T_EQ_INT(v3_deepest, 13);         /* rho 2^(rb-1) <= 2^15: r <= 16 */
+
+    /* Other NBB fractals (the thesis: the encodings apply to every NBB fractal): v1's
+     * encoding (WMMA v1, mma, mma-warp) and the redux control, rho = 9 (s = 3) or 4 (s = 4),
+     * at every r_b whose powers s^(mu-1) are exact halves (s = 3: 3^6 = 729 < 2048 < 3^7,
+     * so r_b <= 7; s = 4: 4^7 = 2^14, r_b <= 8) and whose grid stays below 2^24 blocks.
+     * Not v2 (it halves the block side: s = 2 only) nor v3 (32 x 32 blocks of 4 tiles). */
+    static const char *const OTHERS[] = {"candelabra", "vicsek", "sierpinski-carpet", "candy", "h-fractal"};
+    for (int i = 0; i < 5; i++) {
+        const nbb_fractal *g = fractal_by_name(OTHERS[i]);
+        uint32_t rho = g->s == 3 ? 9u : 4u;
+        int rl = fractal_level_of(g->s, rho), top = -1;
+        for (int rb = 0; rb <= RB_MAX; rb++) {
+            fractal_launch L;
+            int r = rb + rl;
+            if (!tc_level_supported(g, rb, 1) || !tc_mma_level_ok((uint32_t)g->k, rb)) break;
+            if (fractal_launch_init(&L, g, r, rho, FRACTAL_MAP_LAMBDA, err, sizeof err)) break;
+            if ((uint64_t)L.gx * L.gy > (1u << 24)) break;
+            uint64_t members = fractal_pow((uint64_t)g->k, r);
+            char what[96];
+            tc_upload_powers(g, rb, A1);
+            snprintf(what, sizeof what, "%s v1", g->name);
+            check(tc_v1_map::make(L, A1), members, what, r);
+            snprintf(what, sizeof what, "%s mma", g->name);
+            check(tc_mma_map<false>::make(L), members, what, r);
+            snprintf(what, sizeof what, "%s mma-warp", g->name);
+            check(tc_mma_map<true>::make(L), members, what, r);
+            snprintf(what, sizeof what, "%s redux", g->name);
+            check(tc_redux_map<false>::make(L), members, what, r);
+            top = rb;
+        }
+        printf("%s (k=%d, s=%d, rho=%u): v1, mma, mma-warp, redux checked to r_b = %d\n", g->name, g->k, g->s, rho, top);
+        T_CHECK(top >= 5); /* at least r_b = 5 */
+    }
     CHECK_CUDA(cudaFree(A1));
     CHECK_CUDA(cudaFree(C3));
     return T_DONE();
