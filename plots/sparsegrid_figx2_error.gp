@@ -4,7 +4,8 @@
 # inputs: sparsegrid_figx2_error.dat
 # Reads datadir/sparsegrid_figx2_error.dat (sparsegrid --fig=error, host only).  x: number of
 # grid points (log); y: max error over random points (log), f(x) = exp(-|x - 0.3|^2);
-# solid: full grid, dashed: sparse grid, one colour per dimension d = 2, 3, 4.
+# solid line and filled points: full grid; dashed line and open points: sparse grid; one colour
+# per dimension d = 2, 3, 4.
 if (!exists("datadir")) datadir = 'sparsegrid/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -15,16 +16,20 @@ f = datadir.'/sparsegrid_figx2_error.dat'
 set style line 101 lc rgb '#1f77b4' pt 7
 set style line 102 lc rgb '#2ca02c' pt 5
 set style line 103 lc rgb '#d62728' pt 9
+# the sparse grid: the same colours, dashed, open points (full and sparse told apart in print)
+set style line 104 lc rgb '#1f77b4' pt 6 dt 2
+set style line 105 lc rgb '#2ca02c' pt 4 dt 2
+set style line 106 lc rgb '#d62728' pt 8 dt 2
 set title 'Interpolation error: full grid vs regular sparse grid (boundary included)'
 set logscale xy
 set format y '10^{%T}'
 set format x '10^{%T}'
 set xlabel 'number of grid points'
 set ylabel 'max |f - interpolant| (random points)'
-set key bottom left
+set key bottom left samplen 4
 full(d) = (column("d") == d) ? column("err_full_max") : NaN
 sparse(d) = (column("d") == d) ? column("err_sparse_max") : NaN
 pf(d) = (column("d") == d) ? column("points_full") : NaN
 ps(d) = (column("d") == d) ? column("points_sparse") : NaN
 plot for [d=2:4] f using (pf(d)):(full(d)) with linespoints ls (99 + d) dt 1 title sprintf('full grid, d = %d', d), \
-     for [d=2:4] f using (ps(d)):(sparse(d)) with linespoints ls (99 + d) dt 2 title sprintf('sparse grid, d = %d', d)
+     for [d=2:4] f using (ps(d)):(sparse(d)) with linespoints ls (102 + d) title sprintf('sparse grid, d = %d', d)
