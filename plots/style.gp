@@ -99,9 +99,9 @@ ls_sortbased = 29
 # variants keep their method's colour and point, dashed
 set style line 33 lc rgb '#bcbd22' pt 3  dt 1   # introsort (std::sort-class)
 ls_introsort = 33
-set style line 34 lc rgb '#ff7f0e' pt 8  dt 1   # LSD radix on the bucket index (CPU)
+set style line 34 lc rgb '#1f77b4' pt 8  dt 1   # LSD radix on the bucket index (CPU)
 ls_radix32_cpu = 34
-set style line 35 lc rgb '#ff7f0e' pt 8  dt 2   # the same, all cores
+set style line 35 lc rgb '#1f77b4' pt 8  dt 2   # the same, all cores
 ls_radix32_cpu_omp = 35
 set style line 36 lc rgb '#2ca02c' pt 5  dt 2   # hash on all CPU cores
 ls_hash_cpu_omp = 36
