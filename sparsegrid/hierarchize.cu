@@ -1,13 +1,18 @@
-/* sparsegrid/hierarchize.cu -- hierarchize (or dehierarchize) the user's own tiles.
+/* sparsegrid/hierarchize.cu -- hierarchize (or dehierarchize) the user's own grids.
  *
  *   hierarchize --dims=N0xN1x... --tiles=T --in=FILE --out=FILE [--inverse] [--backend=cpu|gpu]
+ *   hierarchize --sparse=D:N     --tiles=T --in=FILE --out=FILE [--precision=float|double] ...
  *
- * FILE: raw little-endian float32, T tiles one after another, N0 the fastest dimension,
- * each Ni = 2^l + 1 (3, 5, 9, 17, 33, ...), 1 to 4 dimensions.  --backend=cpu (default)
- * runs the tuned OpenMP version and needs no GPU; --backend=gpu runs the pipelined fused
- * kernel (lines longer than 65 points: the point-code fused kernel; the one-buffer fused
- * kernel, or the thesis-style one, when a tile does not fit in shared memory) and exits 77 when
- * there is no usable GPU.  Bad dims, a file whose size is not T * prod(Ni) * 4 bytes, a
+ * FILE: raw little-endian float32 (or float64 with --precision=double), T grids one after
+ * another.  --dims: full grids ("tiles"), N0 the fastest dimension, each Ni = 2^l + 1 (3, 5,
+ * 9, 17, 33, ...), 1 to 4 dimensions.  --sparse=D:N: regular sparse grids with boundary of
+ * level N in D = 1..6 dimensions, in the subspace order of sparse.h (README: the layout).
+ * --backend=cpu (default) runs the tuned OpenMP version (full grids in double: the scalar
+ * double reference, tile by tile) and needs no GPU; --backend=gpu runs the pipelined fused
+ * kernel for full grids (lines longer than 65 points: the point-code fused kernel; the
+ * one-buffer fused kernel, or the thesis-style one, when a tile does not fit in shared
+ * memory; float only) and k_sparse for sparse grids (float or double), and exits 77 when
+ * there is no usable GPU.  Bad dims, a file whose size is not T * points * element bytes, a
  * missing input, an --out that is the input or cannot be written (common/fileio.h), input
  * holding NaN or Inf (unless --allow-nonfinite): one line, exit 2, and the output file is
  * not created (it is written to FILE.tmp and renamed only when complete). */
@@ -21,17 +26,111 @@
 #include "../common/fileio.h"
 #include "hierarchize.h"
 #include "kernels.cuh"
+#include "sparse.h"
+#include "sparse_kernels.cuh"
+
+/* What the file holds: full tiles (g) or sparse grids (sg), of elem-byte values. */
+typedef struct {
+    int sparse;
+    sg_geom g;
+    sgs_grid sg;
+    long long points; /* per grid */
+    size_t elem;
+} grid_kind;
+
+/* Parses "D:N" (e.g. 3:5); returns 0, or -1 with a message in err. */
+static int parse_sparse(const char *s, sgs_grid *sg, char *err, size_t errsz)
+{
+    char *end;
+    long d = strtol(s, &end, 10), n;
+    if (end == s || *end != ':') { snprintf(err, errsz, "malformed --sparse '%s' (want D:N, e.g. 3:5)", s); return -1; }
+    const char *p = end + 1;
+    n = strtol(p, &end, 10);
+    if (end == p || *end) { snprintf(err, errsz, "malformed --sparse '%s' (want D:N, e.g. 3:5)", s); return -1; }
+    if (d < 1 || d > SGS_MAXD || n < 1 || n > SGS_MAXN) {
+        snprintf(err, errsz, "--sparse=%s: D from 1 to %d, N from 1 to %d", s, SGS_MAXD, SGS_MAXN);
+        return -1;
+    }
+    return sgs_init(sg, (int)d, (int)n, err, errsz);
+}
+
+/* NaN/Inf would spread silently to every point that has it as a hierarchical neighbour. */
+template <typename T>
+static void refuse_nonfinite(const T *h, long long n, long long points, const char *in)
+{
+    long long bad = 0, first = -1;
+    for (long long i = 0; i < n; i++)
+        if (!isfinite(h[i])) { if (first < 0) first = i; bad++; }
+    if (bad)
+        DIE_USAGE("--in=%s holds %lld non-finite values (NaN/Inf), the first at value %lld (grid %lld, point %lld); "
+                  "--allow-nonfinite accepts them", in, bad, first, first / points, first % points);
+}
+
+/* The CPU backends: full tiles (float: tuned version A; double: the scalar reference per
+ * tile, OpenMP over tiles) or sparse grids (sgs_cpu_f/d). */
+static void run_cpu(const grid_kind *k, void *h, long long tiles, int inverse, int threads)
+{
+    if (k->sparse) {
+        if (k->elem == 4) sgs_cpu_f((float *)h, (float *)h, tiles, &k->sg, inverse, threads);
+        else sgs_cpu_d((double *)h, (double *)h, tiles, &k->sg, inverse, threads);
+    } else if (k->elem == 4) {
+        if (sg_cpu_tuned((float *)h, (float *)h, tiles, &k->g, inverse, threads)) DIE("out of host memory");
+    } else {
+        double *u = (double *)h;
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (long long t = 0; t < tiles; t++) sg_ref_tile_d(u + t * k->g.size, &k->g, inverse);
+    }
+}
+
+/* The GPU backends; full grids in double are refused (exit 2) before this is called. */
+static void run_gpu(const grid_kind *k, void *h, long long tiles, int inverse, int device, const char *what)
+{
+    device_require(device, 7, 5);
+    size_t want = k->elem * (size_t)(tiles * k->points);
+    unsigned char *d_in = (unsigned char *)device_alloc_or_usage(2 * want, "input and output grids");
+    unsigned char *d_out = d_in + want;
+    CHECK_CUDA(cudaMemcpy(d_in, h, want, cudaMemcpyHostToDevice));
+    if (k->sparse) { /* the offset table where a grid has at most 65536 points */
+        sgs_dev dv;
+        if (sgs_dev_setup(&dv, &k->sg, k->elem, 256, device, 0, 1)) sgs_dev_setup(&dv, &k->sg, k->elem, 256, device, 0, 0);
+        if (k->elem == 4) sgs_dev_run<float>(&dv, (const float *)d_in, (float *)d_out, tiles, inverse, 0);
+        else sgs_dev_run<double>(&dv, (const double *)d_in, (double *)d_out, tiles, inverse, 0);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        sgs_dev_free(&dv);
+    } else {
+        sg_fused f;
+        sg_b b;
+        const float *fi = (const float *)d_in;
+        float *fo = (float *)d_out;
+        /* the pipelined fused kernel; the one-buffer fused kernel where two stages do not fit */
+        if (!sg_fused_setup(&f, &k->g, 0, device, SG_VARIANT_PIPELINED) ||
+            !sg_fused_setup(&f, &k->g, 0, device, SG_VARIANT_LINES)) {
+            sg_fused_run(&f, fi, fo, tiles, inverse, 0);
+            sg_fused_free(&f);
+        } else if (!sg_b_setup(&b, &k->g)) {
+            sg_b_run(&b, fi, fo, tiles, inverse, 0);
+        } else {
+            DIE_USAGE("a %s tile is too large for --backend=gpu (shared memory); use --backend=cpu", what);
+        }
+        CHECK_CUDA(cudaDeviceSynchronize());
+    }
+    CHECK_CUDA(cudaMemcpy(h, d_out, want, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaFree(d_in));
+}
 
 int main(int argc, char **argv)
 {
-    const char *dims = NULL, *in = NULL, *out = NULL, *backend = "cpu";
+    const char *dims = NULL, *sparse = NULL, *in = NULL, *out = NULL, *backend = "cpu", *precision = "float";
     long long tiles = 0;
     int inverse = 0, threads = 0, device = 0, quiet = 0, allow_nonfinite = 0;
     arg_opt opts[] = {
-        {"dims", ARG_STR, &dims, "points per dimension, N0xN1x... (each 2^l + 1, N0 fastest)", 0, 0, NULL},
-        {"tiles", ARG_LONG, &tiles, "number of tiles T in the file", 1, 9.0e18, NULL},
-        {"in", ARG_STR, &in, "input file: T * prod(Ni) float32 values, little-endian", 0, 0, NULL},
+        {"dims", ARG_STR, &dims, "full grids: points per dimension, N0xN1x... (each 2^l + 1, N0 fastest, d <= 4)", 0, 0, NULL},
+        {"sparse", ARG_STR, &sparse, "sparse grids: D:N = dimension 1..6 and level (subspace order, README)", 0, 0, NULL},
+        {"tiles", ARG_LONG, &tiles, "number of grids (tiles) T in the file", 1, 9.0e18, NULL},
+        {"in", ARG_STR, &in, "input file: T grids of raw little-endian values", 0, 0, NULL},
         {"out", ARG_STR, &out, "output file (same layout)", 0, 0, NULL},
+        {"precision", ARG_CHOICE, &precision, "value type in the files (double: --backend=gpu for --sparse only)", 0, 0,
+         "float double"},
         {"inverse", ARG_FLAG, &inverse, "dehierarchize: surpluses -> values", 0, 0, NULL},
         {"backend", ARG_CHOICE, &backend, "where to compute", 0, 0, "cpu gpu"},
         {"threads", ARG_INT, &threads, "cpu: OpenMP threads (0: all processors)", 0, 1024, NULL},
@@ -40,66 +139,54 @@ int main(int argc, char **argv)
         {"allow-nonfinite", ARG_FLAG, &allow_nonfinite,
          "accept NaN/Inf input values (they spread to their hierarchical neighbours)", 0, 0, NULL},
     };
-    const char *usage = "hierarchize --dims=N0xN1x... --tiles=T --in=FILE --out=FILE [--inverse] [--backend=cpu|gpu]";
+    const char *usage = "hierarchize --dims=N0xN1x...|--sparse=D:N --tiles=T --in=FILE --out=FILE [--inverse] "
+                        "[--precision=float|double] [--backend=cpu|gpu]";
     args_parse(argc, argv, opts, ARGS_COUNT(opts), usage,
-               "Hierarchizes full grids (2^l+1 points per dimension, boundary included) tile by tile.");
-    if (!dims) DIE_USAGE("--dims is required (e.g. --dims=33x33)\nusage: %s", usage);
-    if (!tiles) DIE_USAGE("--tiles is required (the number of tiles in the file)\nusage: %s", usage);
-    if (!in || !out) DIE_USAGE("--in and --out are required\nusage: %s", usage);
-    sg_geom g;
+               "Hierarchizes full grids (2^l+1 points per dimension, boundary included) or regular sparse grids "
+               "with boundary, grid by grid.");
+    if (!dims == !sparse) DIE_USAGE("give exactly one of --dims (full grids, e.g. 33x33) and --sparse (e.g. 3:5); usage: %s", usage);
+    if (!tiles) DIE_USAGE("--tiles is required (the number of grids in the file); usage: %s", usage);
+    if (!in || !out) DIE_USAGE("--in and --out are required; usage: %s", usage);
+    grid_kind k;
+    memset(&k, 0, sizeof k);
     char err[256];
-    if (sg_parse_dims(dims, &g, err, sizeof err)) DIE_USAGE("%s", err);
-    if (tiles > (long long)(9.0e18 / 4) / g.size) DIE_USAGE("--tiles=%lld: too much data", tiles);
-    long long n = tiles * g.size;
-    unsigned long long want = 4ULL * (unsigned long long)n;
+    const char *what = dims ? dims : sparse;
+    k.sparse = sparse != NULL;
+    k.elem = strcmp(precision, "double") ? 4 : 8;
+    if (k.sparse) {
+        if (parse_sparse(sparse, &k.sg, err, sizeof err)) DIE_USAGE("%s", err);
+        k.points = k.sg.npts;
+    } else {
+        if (sg_parse_dims(dims, &k.g, err, sizeof err)) DIE_USAGE("%s", err);
+        k.points = k.g.size;
+    }
+    if (!k.sparse && k.elem == 8 && !strcmp(backend, "gpu"))
+        DIE_USAGE("--precision=double with --dims: the full-grid GPU kernels are float32; use --backend=cpu");
+    if (tiles > (long long)(9.0e18 / k.elem) / k.points) DIE_USAGE("--tiles=%lld: too much data", tiles);
+    long long n = tiles * k.points;
+    unsigned long long want = k.elem * (unsigned long long)n;
     struct stat sb;
     if (stat(in, &sb)) DIE_USAGE("cannot read --in=%s: %s", in, strerror(errno));
     if (!S_ISREG(sb.st_mode)) DIE_USAGE("--in=%s is not a regular file", in);
     if ((unsigned long long)sb.st_size != want)
-        DIE_USAGE("--in=%s has %lld bytes; %lld tiles of %s float32 need %llu", in, (long long)sb.st_size, tiles, dims,
-                  want);
+        DIE_USAGE("--in=%s has %lld bytes; %lld %s of %s (%lld points each) in %s need %llu", in, (long long)sb.st_size,
+                  tiles, k.sparse ? "sparse grids" : "tiles", what, k.points, precision, want);
     const char *ins[] = {in};
     fileio_check_out(out, ins, 1); /* not --in under another name, not a directory, writable */
     FILE *fi = fopen(in, "rb");
     if (!fi) DIE_USAGE("cannot open --in=%s: %s", in, strerror(errno));
-    float *h = (float *)malloc(want ? want : 1);
+    void *h = malloc(want ? want : 1);
     if (!h) DIE("cannot allocate %llu bytes of host memory", want);
     if (fread(h, 1, want, fi) != want) DIE("short read from %s", in);
     fclose(fi);
-    /* NaN/Inf would spread silently to every point that has it as a hierarchical neighbour */
-    long long bad = 0, first = -1;
     if (!allow_nonfinite) {
-        for (long long i = 0; i < n; i++)
-            if (!isfinite(h[i])) { if (first < 0) first = i; bad++; }
-        if (bad)
-            DIE_USAGE("--in=%s holds %lld non-finite values (NaN/Inf), the first at value %lld (tile %lld, point %lld); "
-                      "--allow-nonfinite accepts them", in, bad, first, first / g.size, first % g.size);
+        if (k.elem == 4) refuse_nonfinite((const float *)h, n, k.points, in);
+        else refuse_nonfinite((const double *)h, n, k.points, in);
     }
 
     double t0 = bench_now_ms();
-    if (!strcmp(backend, "cpu")) {
-        if (sg_cpu_tuned(h, h, tiles, &g, inverse, threads ? threads : omp_get_num_procs()))
-            DIE("out of host memory");
-    } else {
-        device_require(device, 7, 5);
-        sg_fused f;
-        sg_b b;
-        float *d_in = (float *)device_alloc_or_usage(2 * want, "input and output tiles");
-        float *d_out = d_in + n;
-        CHECK_CUDA(cudaMemcpy(d_in, h, want, cudaMemcpyHostToDevice));
-        /* the pipelined fused kernel; the one-buffer fused kernel where two stages do not fit */
-        if (!sg_fused_setup(&f, &g, 0, device, SG_VARIANT_PIPELINED) || !sg_fused_setup(&f, &g, 0, device, SG_VARIANT_LINES)) {
-            sg_fused_run(&f, d_in, d_out, tiles, inverse, 0);
-            sg_fused_free(&f);
-        } else if (!sg_b_setup(&b, &g)) {
-            sg_b_run(&b, d_in, d_out, tiles, inverse, 0);
-        } else {
-            DIE_USAGE("a %s tile is too large for --backend=gpu (shared memory); use --backend=cpu", dims);
-        }
-        CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaMemcpy(h, d_out, want, cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaFree(d_in));
-    }
+    if (!strcmp(backend, "cpu")) run_cpu(&k, h, tiles, inverse, threads ? threads : omp_get_num_procs());
+    else run_gpu(&k, h, tiles, inverse, device, what);
     double ms = bench_now_ms() - t0;
 
     char tmp[4200];
@@ -115,8 +202,10 @@ int main(int argc, char **argv)
         DIE("cannot rename %s to %s: %s", tmp, out, strerror(errno));
     }
     if (!quiet)
-        fprintf(stderr, "%s %lld tiles of %s (%.1f MB) on the %s in %.2f ms -> %s\n",
-                inverse ? "dehierarchized" : "hierarchized", tiles, dims, want / 1e6, backend, ms, out);
+        fprintf(stderr, "%s %lld %s of %s (%s, %.1f MB) on the %s in %.2f ms -> %s\n",
+                inverse ? "dehierarchized" : "hierarchized", tiles, k.sparse ? "sparse grids" : "tiles", what, precision,
+                want / 1e6, backend, ms, out);
+    if (k.sparse) sgs_free(&k.sg);
     free(h);
     return 0;
 }

@@ -32,6 +32,7 @@ expect 2 "$prog" --dims=33x33 --tiles=1 --in=x --out=y --backend=tpu >/dev/null
 
 # bad input: one line, exit 2, output not created
 mkfloats 1089 "$tmp/one33.raw"       # one 33x33 tile
+mkfloats 49 "$tmp/one49.raw"         # one sparse grid 2:3 (49 points)
 for args in "--dims=10x10 --tiles=1 --in=$tmp/one33.raw" \
             "--dims=33x32 --tiles=1 --in=$tmp/one33.raw" \
             "--dims=9x9x5x5x3 --tiles=1 --in=$tmp/one33.raw" \
@@ -111,6 +112,62 @@ elif [ $rc -eq 0 ]; then
 else
   echo "FAILED: --backend=gpu exit $rc"; cat "$tmp/gpu.log"; fail=1
 fi
+
+# sparse grids (--sparse=D:N, subspace order) and double precision
+# N doubles in [1, 2): six low bytes, then 0xF0 | 4 mantissa bits, then 0x3f (little-endian)
+mkdoubles() {
+  local n=$1 f=$2 i fmt=""
+  for ((i = 0; i < n; i++)); do
+    fmt+=$(printf '\\%03o\\%03o\\%03o\\%03o\\%03o\\%03o\\%03o\\077' $(( (i * 37) % 256 )) $(( (i * 11 + 5) % 256 )) \
+      $(( (i * 7) % 256 )) $(( (i * 13 + 1) % 256 )) $(( (i * 29 + 3) % 256 )) $(( (i * 3) % 256 )) $(( 240 + (i * 5) % 16 )))
+    if (( i % 256 == 255 || i == n - 1 )); then printf "$fmt" >> "$f"; fmt=""; fi
+  done
+}
+doubles() { od -An -v -t f8 "$1" | tr -s ' \t' '\n\n' | grep -v '^$'; }
+for args in "--sparse=7:2" "--sparse=2:0" "--sparse=2x3" "--sparse=2:3 --dims=9x9" "--sparse=2:4" \
+            "--sparse=2:3 --precision=double" "--dims=9x9 --precision=double --backend=gpu" "--sparse=2:3 --precision=half"; do
+  rm -f "$tmp/out.raw"
+  msg=$(expect 2 "$prog" $args --tiles=1 --in="$tmp/one49.raw" --out="$tmp/out.raw" 2>&1)
+  printf '%s\n' "$msg" | grep -q '^error: ' || { echo "FAILED: no 'error:' line for: $args"; fail=1; }
+  [ -e "$tmp/out.raw" ] && { echo "FAILED: output created for: $args"; fail=1; }
+done < /dev/null
+# constant sparse grids (d = 2, n = 3: 49 points; d = 6, n = 2: 3645): only the 2^d corner
+# surpluses are nonzero, each exactly 1 (float and double)
+for ((i = 0; i < 2 * 49; i++)); do printf '\000\000\200\077'; done > "$tmp/ones49.raw"
+expect 0 "$prog" --sparse=2:3 --tiles=2 --in="$tmp/ones49.raw" --out="$tmp/ones49.h" --quiet >/dev/null
+read -r nz sum <<<"$(floats "$tmp/ones49.h" | awk '$1 != 0 { nz++; s += $1 } END { print nz + 0, s + 0 }')"
+[ "$nz" = 8 ] && [ "$sum" = 8 ] || { echo "FAILED: constant sparse grids 2:3: $nz nonzero surpluses summing to $sum (want 8, 8)"; fail=1; }
+for ((i = 0; i < 3645; i++)); do printf '\000\000\000\000\000\000\360\077'; done > "$tmp/ones6.raw"
+expect 0 "$prog" --sparse=6:2 --tiles=1 --precision=double --in="$tmp/ones6.raw" --out="$tmp/ones6.h" --quiet >/dev/null
+read -r nz sum <<<"$(doubles "$tmp/ones6.h" | awk '$1 != 0 { nz++; s += $1 } END { print nz + 0, s + 0 }')"
+[ "$nz" = 64 ] && [ "$sum" = 64 ] || { echo "FAILED: constant sparse grid 6:2 double: $nz nonzero surpluses summing to $sum (want 64, 64)"; fail=1; }
+# round trips: sparse 6:2 in double (1e-13), full 9x9 in double (1e-13), sparse 3:4 in float (1e-5)
+mkdoubles 7290 "$tmp/sd.raw"
+expect 0 "$prog" --sparse=6:2 --tiles=2 --precision=double --in="$tmp/sd.raw" --out="$tmp/sd.h" --quiet >/dev/null
+expect 0 "$prog" --sparse=6:2 --tiles=2 --precision=double --in="$tmp/sd.h" --out="$tmp/sd.u" --inverse --quiet >/dev/null
+cmp -s "$tmp/sd.raw" "$tmp/sd.h" && { echo "FAILED: sparse hierarchization changed nothing"; fail=1; }
+bad=$(paste <(doubles "$tmp/sd.raw") <(doubles "$tmp/sd.u") | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-13) b++ } END { print b + 0 }')
+[ "$bad" = 0 ] || { echo "FAILED: sparse double round trip: $bad values off by more than 1e-13"; fail=1; }
+mkdoubles 162 "$tmp/fd.raw"
+expect 0 "$prog" --dims=9x9 --tiles=2 --precision=double --in="$tmp/fd.raw" --out="$tmp/fd.h" --quiet >/dev/null
+expect 0 "$prog" --dims=9x9 --tiles=2 --precision=double --in="$tmp/fd.h" --out="$tmp/fd.u" --inverse --quiet >/dev/null
+bad=$(paste <(doubles "$tmp/fd.raw") <(doubles "$tmp/fd.u") | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-13) b++ } END { print b + 0 }')
+[ "$bad" = 0 ] || { echo "FAILED: full-grid double round trip: $bad values off by more than 1e-13"; fail=1; }
+mkfloats 1779 "$tmp/sf.raw"   # 3 grids of 3:4 (593 points)
+expect 0 "$prog" --sparse=3:4 --tiles=3 --in="$tmp/sf.raw" --out="$tmp/sf.h" --quiet >/dev/null
+expect 0 "$prog" --sparse=3:4 --tiles=3 --in="$tmp/sf.h" --out="$tmp/sf.u" --inverse --quiet >/dev/null
+bad=$(paste <(floats "$tmp/sf.raw") <(floats "$tmp/sf.u") | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-5) b++ } END { print b + 0 }')
+[ "$bad" = 0 ] || { echo "FAILED: sparse float round trip: $bad values off by more than 1e-5"; fail=1; }
+# sparse grids on the GPU == CPU bitwise (float and double), or SKIP
+"$prog" --sparse=3:4 --tiles=3 --in="$tmp/sf.raw" --out="$tmp/sfg.h" --backend=gpu --quiet > "$tmp/gpu2.log" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then
+  cmp "$tmp/sf.h" "$tmp/sfg.h" || { echo "FAILED: sparse gpu != cpu (float)"; fail=1; }
+  "$prog" --sparse=6:2 --tiles=2 --precision=double --in="$tmp/sd.raw" --out="$tmp/sdg.h" --backend=gpu --quiet
+  cmp "$tmp/sd.h" "$tmp/sdg.h" || { echo "FAILED: sparse gpu != cpu (double)"; fail=1; }
+  "$prog" --sparse=6:2 --tiles=2 --precision=double --in="$tmp/sd.h" --out="$tmp/sdg.u" --backend=gpu --inverse --quiet
+  cmp "$tmp/sd.u" "$tmp/sdg.u" || { echo "FAILED: sparse gpu dehierarchization != cpu (double)"; fail=1; }
+elif [ $rc -ne 77 ]; then echo "FAILED: sparse --backend=gpu exit $rc"; cat "$tmp/gpu2.log"; fail=1; fi
 
 # the experiment program: options
 out=$("$exp" --help 2>&1) || { echo "FAILED: $exp --help"; fail=1; }
