@@ -32,6 +32,7 @@ RHO_FILES := $(foreach r,$(RHOS),$(RESDIR)/rho$(r)/simplex2d_fig3_dummy.dat \
 run: $(RESDIR)/simplex2d_fig3_dummy.dat \
      $(addprefix $(RESDIR)/simplex2d_fig5_,$(addsuffix .dat,$(FIG5_KERNELS))) \
      $(RESDIR)/simplex2d_tab_rho.dat $(RESDIR)/simplex2d_coarse_write.dat $(RHO_FILES) \
+     $(RESDIR)/simplex2d_tab1_sblocks.dat \
      $(addprefix $(RESDIR)/simplex2d_layout_,$(addsuffix .dat,$(LAYOUT_MAPS)))
 
 # Fig. 3: improvement of the lambda square-root variants over BB, dummy kernel
@@ -49,6 +50,10 @@ $(RESDIR)/rho%/simplex2d_fig5_map.dat: simplex2d
 	./simplex2d $(RUNFLAGS) --exp=fig5 --kernel=map $(RSWEEP) --rho=$* --out=$(RESDIR)/rho$*
 $(RESDIR)/rho%/simplex2d_fig5_write.dat: simplex2d
 	./simplex2d $(RUNFLAGS) --exp=fig5 --kernel=write $(RSWEEP) --rho=$* --out=$(RESDIR)/rho$*
+
+# Table 1's "sblocks" (resident blocks of the whole GPU) for this GPU and our kernels
+$(RESDIR)/simplex2d_tab1_sblocks.dat: simplex2d
+	./simplex2d $(RUNFLAGS) --exp=sblocks --out=$(RESDIR)
 
 # README table: rho in {8, 16, 32} at n = NBIG, dummy and write kernels, every map
 $(RESDIR)/simplex2d_tab_rho.dat: simplex2d

@@ -108,7 +108,7 @@ __device__ inline void s2_collide(const s2_grid &g, uint32_t launch, const T *__
                                   unsigned long long *count)
 {
     int hit = 0;
-    if (M == S2_UTM) {
+    if (s2_map_is_utm(M)) {
         uint32_t i, j;
         if (!s2_map_cell(&g, M, launch, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, 1, &i, &j)) return;
         if (DIM == 3) hit = s2_hit3(*(const float4 *)&obj[i], *(const float4 *)&obj[j]);
@@ -223,9 +223,9 @@ static void s2_launch_all(const s2_job *jb, cudaStream_t st)
     size_t smem = 0;
     if (jb->kernel == S2_K_COLLISION3D) smem = 2 * g.rho * sizeof(float4);
     if (jb->kernel == S2_K_COLLISION1D) smem = 2 * g.rho * sizeof(float2);
-    if (M == S2_UTM) smem = 0;
+    if (s2_map_is_utm(M)) smem = 0;
     if (jb->kernel == S2_K_COARSE) {
-        if (M != S2_UTM && M != S2_REC) k_write_coarse<M><<<dim3(g.gx[0], g.gy[0]), dim3(8, 8), 0, st>>>(g, (uint32_t *)jb->out);
+        if (!s2_map_is_utm(M) && M != S2_REC) k_write_coarse<M><<<dim3(g.gx[0], g.gy[0]), dim3(8, 8), 0, st>>>(g, (uint32_t *)jb->out);
         return;
     }
     for (uint32_t l = 0; l < g.nlaunch; l++) {
@@ -262,8 +262,42 @@ static void s2_run(void *ctx, cudaStream_t st)
     case S2_RECURSIVE: s2_launch_all<S2_RECURSIVE>(jb, st); break;
     case S2_LAMBDA_EXACT_2D: s2_launch_all<S2_LAMBDA_EXACT_2D>(jb, st); break;
     case S2_RECURSIVE_2D: s2_launch_all<S2_RECURSIVE_2D>(jb, st); break;
+    case S2_UTM_PUBLISHED: s2_launch_all<S2_UTM_PUBLISHED>(jb, st); break;
+    case S2_RECURSIVE_ABOVE: s2_launch_all<S2_RECURSIVE_ABOVE>(jb, st); break;
     }
     CHECK_LAUNCH();
+}
+
+/* Resident blocks per SM of kernel k with map M at rho (the occupancy calculator: registers,
+ * shared memory, threads), and the kernel's registers per thread: the paper's Table 1 lists
+ * these limits as "sblocks" (simultaneous blocks on the whole GPU). */
+template <int M>
+static int s2_occupancy_of(int k, uint32_t rho, int *regs)
+{
+    const void *f = (const void *)k_write<M>;
+    size_t smem = 0;
+    switch (k) {
+    case S2_K_MAP: f = (const void *)k_map<M>; break;
+    case S2_K_DUMMY: f = (const void *)k_dummy<M>; break;
+    case S2_K_EDM4D: f = (const void *)k_edm4d<M>; break;
+    case S2_K_COLLISION3D: f = (const void *)k_collision3d<M>; smem = 2 * rho * sizeof(float4); break;
+    case S2_K_COLLISION1D: f = (const void *)k_collision1d<M>; smem = 2 * rho * sizeof(float2); break;
+    }
+    int nb = 0;
+    cudaFuncAttributes a;
+    CHECK_CUDA(cudaFuncGetAttributes(&a, f));
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, f, (int)(rho * rho), smem));
+    *regs = a.numRegs;
+    return nb;
+}
+
+static int s2_occupancy(int map, int k, uint32_t rho, int *regs)
+{
+    switch (map) {
+    case S2_BB: return s2_occupancy_of<S2_BB>(k, rho, regs);
+    case S2_RECURSIVE: return s2_occupancy_of<S2_RECURSIVE>(k, rho, regs);
+    default: return s2_occupancy_of<S2_LAMBDA_EXACT>(k, rho, regs);
+    }
 }
 
 /* Counts wrong cells of an n x n matrix on the device (see k_check_matrix). */

@@ -119,17 +119,20 @@ enum {
     S2_RECURSIVE,    /* O(1) recursive map, eq. (13) of arXiv:1610.07394, 1D grid: w = blockIdx.x */
     S2_LAMBDA_EXACT_2D, /* lambda-exact on the paper's m' x m' grid (section 3) */
     S2_RECURSIVE_2D, /* the recursive map on the paper's (P/2) x (P + 1) orthotope grid */
+    S2_UTM_PUBLISHED,/* UTM with the published float formula alone (no integer correction) */
+    S2_RECURSIVE_ABOVE, /* recursive map "from above" (arXiv:1610.07394 III.A, approach 1): one
+                        orthotope for the next power of two P >= m, blocks past m discarded */
     S2_NMAPS
 };
 
 /* The names used by --map, in enum order. */
-#define S2_MAP_NAMES "bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive lambda-exact-2d recursive-2d"
+#define S2_MAP_NAMES "bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive lambda-exact-2d recursive-2d utm-published recursive-above"
 
 static inline const char *s2_map_name(int map)
 {
     static const char *names[S2_NMAPS] = {"bb", "rb", "rec", "utm", "lambda-sqrt", "lambda-newton",
                                           "lambda-rsqrt", "lambda-exact", "recursive", "lambda-exact-2d",
-                                          "recursive-2d"};
+                                          "recursive-2d", "utm-published", "recursive-above"};
     return map >= 0 && map < S2_NMAPS ? names[map] : "?";
 }
 
@@ -145,12 +148,18 @@ static inline int s2_map_of(const char *name)
  * limited to 65535; since compute capability 3.0 it reaches 2^31 - 1.  On Hopper at rho = 32
  * (1024 threads per block) the 2D form costs up to 25 % of a write kernel's time (the
  * row-major omega = by m' + bx, the idle blocks past T(m) and their test): README, issue 11. */
-static inline HD int s2_map_is_linear(int map) { return map == S2_LAMBDA_EXACT || map == S2_RECURSIVE; }
+static inline HD int s2_map_is_linear(int map)
+{
+    return map == S2_LAMBDA_EXACT || map == S2_RECURSIVE || map == S2_RECURSIVE_ABOVE;
+}
+
+/* UTM in thread space (both forms). */
+static inline HD int s2_map_is_utm(int map) { return map == S2_UTM || map == S2_UTM_PUBLISHED; }
 
 /* Is the map's result float-dependent (exact only on a limited range)? */
 static inline int s2_map_is_float(int map)
 {
-    return map == S2_LAMBDA_SQRT || map == S2_LAMBDA_NEWTON || map == S2_LAMBDA_RSQRT;
+    return map == S2_LAMBDA_SQRT || map == S2_LAMBDA_NEWTON || map == S2_LAMBDA_RSQRT || map == S2_UTM_PUBLISHED;
 }
 
 #define S2_EPSILON 1e-4f      /* epsilon of section 4.1 (added to the square root) */
@@ -388,6 +397,9 @@ static inline HD int s2_map_block(const s2_grid *g, int map, uint32_t launch, ui
             return 1;
         }
         return s2_recursive(g->m, g->rc_half, bx, by, bi, bj);
+    case S2_RECURSIVE_ABOVE: /* eq. (13) on the orthotope of P = 2^ceil(log2 m) >= m blocks */
+        s2_recursive_pow2(g->rc_lhalf + 1, bx & (g->rc_half - 1), bx >> g->rc_lhalf, bi, bj);
+        return *bi < g->m; /* rows past m: outside the domain, filtered (the approach's extra blocks) */
     case S2_LAMBDA_EXACT: /* 1D grid of exactly T(m) blocks: omega = bx, no idle block */
         *bi = tri_rowcol32(bx, bj);
         return 1;
@@ -406,10 +418,10 @@ static inline HD int s2_map_cell(const s2_grid *g, int map, uint32_t launch, uin
                                  uint32_t by, uint32_t tx, uint32_t ty, int strict, uint32_t *i,
                                  uint32_t *j)
 {
-    if (map == S2_UTM) {
+    if (s2_map_is_utm(map)) {
         uint64_t k = ((uint64_t)by * g->gx[0] + bx) * (uint64_t)(g->rho * g->rho) + tx;
         if (k >= tri_number(g->n)) return 0;
-        s2_utm(g->n, k, 1, i, j);
+        s2_utm(g->n, k, map == S2_UTM, i, j); /* utm-published: the float formula alone */
     } else {
         uint32_t bi, bj;
         if (!s2_map_block(g, map, launch, bx, by, &bi, &bj)) return 0;
@@ -483,7 +495,8 @@ static inline int s2_grid_make(s2_grid *g, int map, uint32_t n, uint32_t rho, ch
         }
         break;
     }
-    case S2_UTM: {
+    case S2_UTM:
+    case S2_UTM_PUBLISHED: {
         uint64_t cells = tri_number(n), per = (uint64_t)rho * rho;
         uint64_t blocks = (cells + per - 1) / per;
         g->bx_threads = rho * rho;
@@ -509,6 +522,20 @@ static inline int s2_grid_make(s2_grid *g, int map, uint32_t n, uint32_t rho, ch
             g->gx[0] = (uint32_t)blocks;
             g->gy[0] = 1;
         }
+        break;
+    }
+    case S2_RECURSIVE_ABOVE: {
+        uint32_t P = m > 1 ? 1u << (32 - s2_clz(m - 1)) : 1; /* the next power of two >= m */
+        g->rc_half = P > 1 ? P / 2 : 1;
+        g->rc_lhalf = s2_log2(g->rc_half);
+        uint64_t blocks = P > 1 ? (uint64_t)(P / 2) * (P + 1) : 1; /* T(P): the whole orthotope */
+        if (blocks > S2_MAX_GRID_X) {
+            snprintf(err, errsz, "n=%u, rho=%u: %llu blocks (orthotope of P = %u) exceed a 1D grid (2^31 - 1): use a larger rho",
+                     n, rho, (unsigned long long)blocks, P);
+            return 1;
+        }
+        g->gx[0] = (uint32_t)blocks;
+        g->gy[0] = 1;
         break;
     }
     case S2_LAMBDA_EXACT:

@@ -274,7 +274,7 @@ int main(int argc, char **argv)
     int layout = 0;
     arg_opt opts[] = {
         COMMON_ARGS(c),
-        {"exp", ARG_CHOICE, &exp, "experiment", 0, 0, "point fig3 fig5 rho coarse"},
+        {"exp", ARG_CHOICE, &exp, "experiment", 0, 0, "point fig3 fig5 rho coarse sblocks"},
         {"map", ARG_CHOICE, &map_name, "thread map (point, --layout)", 0, 0, S2_MAP_NAMES},
         {"kernel", ARG_CHOICE, &kernel_name, "test kernel (point, fig5)", 0, 0, S2_KERNEL_NAMES},
         {"dummy-store", ARG_CHOICE, &dummy_store, "dummy kernel's store: conditional (never taken) or the paper's unconditional one", 0, 0,
@@ -287,8 +287,8 @@ int main(int argc, char **argv)
         {"layout", ARG_FLAG, &layout, "print `i j launch block thread` per working thread (no GPU)", 0, 0, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "simplex2d [options]",
-               "Thread maps for triangular domains: bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt\n"
-               "lambda-exact recursive, on the kernels dummy write edm4d collision3d collision1d.");
+               "Thread maps for triangular domains (--map) on the papers' test kernels (--kernel): verified,\n"
+               "then timed; --exp picks the figure or table (README).");
     common_opts_finish(&c);
     int map = s2_map_of(map_name);
     int kernel = 0;
@@ -377,8 +377,8 @@ int main(int argc, char **argv)
         sw.nrho = 1;
         run_sweep(&x, &sw, &d);
     } else if (!strcmp(exp, "fig5")) {
-        static const int maps[] = {S2_BB, S2_UTM, S2_REC, S2_RB, S2_LAMBDA_RSQRT, S2_LAMBDA_EXACT_2D, S2_LAMBDA_EXACT,
-                                   S2_RECURSIVE_2D, S2_RECURSIVE};
+        static const int maps[] = {S2_BB, S2_UTM, S2_UTM_PUBLISHED, S2_REC, S2_RB, S2_LAMBDA_RSQRT, S2_LAMBDA_EXACT_2D,
+                                   S2_LAMBDA_EXACT, S2_RECURSIVE_2D, S2_RECURSIVE, S2_RECURSIVE_ABOVE};
         char name[96];
         m.figure = "Fig. 5 of arXiv:1609.01490 (improvement over BB per map and kernel)";
         snprintf(name, sizeof name, "simplex2d_fig5_%s.dat", kernel_name);
@@ -386,18 +386,18 @@ int main(int argc, char **argv)
         datfile_meta(&d, "lambda", "the paper's lambda in Fig. 5 is lambda-rsqrt (lambda R); lambda-exact and recursive are ours");
         sw.kernel = kernel;
         sw.maps = maps;
-        sw.nmaps = 9;
+        sw.nmaps = 11;
         sw.rhos = rhos_sweep;
         sw.nrho = 1;
         run_sweep(&x, &sw, &d);
     } else if (!strcmp(exp, "rho")) {
         static const int maps[] = {S2_BB, S2_RB, S2_REC, S2_UTM, S2_LAMBDA_SQRT, S2_LAMBDA_NEWTON, S2_LAMBDA_RSQRT,
-                                   S2_LAMBDA_EXACT_2D, S2_LAMBDA_EXACT, S2_RECURSIVE_2D, S2_RECURSIVE};
+                                   S2_LAMBDA_EXACT_2D, S2_LAMBDA_EXACT, S2_RECURSIVE_2D, S2_RECURSIVE, S2_RECURSIVE_ABOVE};
         static const int kernels[] = {S2_K_MAP, S2_K_DUMMY, S2_K_WRITE}; /* one block of rows each */
         m.figure = "effect of rho at the largest n (README table; no paper figure)";
         datfile_open(&d, c.out, "simplex2d_tab_rho.dat", &m);
         sw.maps = maps;
-        sw.nmaps = 11;
+        sw.nmaps = 12;
         sw.rhos = rhos_tab;
         sw.nrho = 3;
         for (int k = 0; k < 3; k++) {
@@ -405,6 +405,23 @@ int main(int argc, char **argv)
             sw.more = k > 0;
             run_sweep(&x, &sw, &d);
         }
+    } else if (!strcmp(exp, "sblocks")) { /* the paper's Table 1 column "sblocks", for this GPU */
+        static const int maps[] = {S2_BB, S2_LAMBDA_EXACT, S2_RECURSIVE};
+        static const int kernels[] = {S2_K_MAP, S2_K_DUMMY, S2_K_WRITE, S2_K_EDM4D, S2_K_COLLISION3D, S2_K_COLLISION1D};
+        cudaDeviceProp p;
+        CHECK_CUDA(cudaGetDeviceProperties(&p, c.device));
+        m.figure = "Table 1 of arXiv:1609.01490 (sblocks: simultaneous blocks of the GPU), for this GPU and our kernels";
+        datfile_open(&d, c.out, "simplex2d_tab1_sblocks.dat", &m);
+        datfile_meta(&d, "limits", "%d SMs, at most %d threads, %d blocks and %d registers per SM",
+                     p.multiProcessorCount, p.maxThreadsPerMultiProcessor, p.maxBlocksPerMultiProcessor, p.regsPerMultiprocessor);
+        datfile_columns(&d, "rho threads_per_block kernel map regs_per_thread blocks_per_sm sblocks");
+        for (int r = 0; r < 3; r++)
+            for (int k = 0; k < 6; k++)
+                for (int mi = 0; mi < 3; mi++) {
+                    int regs, nb = s2_occupancy(maps[mi], kernels[k], rhos_tab[r], &regs);
+                    datfile_row(&d, "%u %u %s %s %d %d %d", rhos_tab[r], rhos_tab[r] * rhos_tab[r], s2_kernel_name(kernels[k]),
+                                s2_map_name(maps[mi]), regs, nb, nb * p.multiProcessorCount);
+                }
     } else { /* coarse */
         m.figure = "coarsened triangular write vs this GPU's write rate (issue goal; no paper figure)";
         datfile_open(&d, c.out, "simplex2d_coarse_write.dat", &m);

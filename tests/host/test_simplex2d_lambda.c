@@ -119,6 +119,9 @@ int main(void)
         unsigned char *h = malloc(1024 * 1024);
 #pragma omp for schedule(dynamic)
         for (uint32_t m = 1; m <= 1024; m++) bad += block_coverage(S2_RECURSIVE, m, 1, h) != 0;
+        /* "from above": one orthotope of the next power of two, rows past m filtered */
+#pragma omp for schedule(dynamic)
+        for (uint32_t m = 1; m <= 1024; m++) bad += block_coverage(S2_RECURSIVE_ABOVE, m, 1, h) != 0;
         free(h);
     }
     T_EQ_INT(bad, 0);

@@ -90,6 +90,10 @@ int main(void)
     T_EQ_INT(g.gx[0], 1024 * 2049);
     T_EQ_INT(g.gy[0], 1);
     T_EQ_INT(g.rc_lhalf, 10);
+    /* from above: m = 1025 blocks -> the orthotope of P = 2048, 1024 x 2049 blocks, 1D */
+    T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE_ABOVE, 1025 * 16, 16, err, sizeof err), 0);
+    T_EQ_INT(g.gx[0], 1024 * 2049);
+    T_EQ_INT(g.gy[0], 1);
     /* rec: 30720 / 16 = 1920 = 15 * 2^7 -> 7 levels + diagonal pass */
     T_EQ_INT(s2_grid_make(&g, S2_REC, 30720, 16, err, sizeof err), 0);
     T_EQ_INT(g.rec_k, 7);
