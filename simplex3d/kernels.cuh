@@ -21,12 +21,11 @@
 #ifndef SIMPLEX3D_KERNELS_CUH
 #define SIMPLEX3D_KERNELS_CUH
 
+#include "../common/check.h"
 #include "map.h"
 #include "triplet.h"
 
 enum { S3_DUMMY = 0, S3_WRITE, S3_COUNT, S3_TRIPLET, S3_CHECK_COUNT, S3_CHECK_WRITE };
-
-#define S3_MAX_RHO 8
 
 typedef struct {
     uint32_t *out;                 /* cells, blocked layout (write, count, checks) */
@@ -44,6 +43,16 @@ static __host__ __device__ inline uint32_t s3_elem_value(uint64_t idx)
     return ((uint32_t)idx * 2654435761u) >> 1;
 }
 
+/* Sum of v over groups of W consecutive lanes (W a power of two <= 32, every lane of the
+ * group present), by xor shuffles: every lane gets its group's sum. */
+template <int W>
+static __device__ __forceinline__ double s3_warp_sum(double v)
+{
+    constexpr unsigned mask = W >= 32 ? 0xffffffffu : (1u << W) - 1u;
+    for (int off = W / 2; off > 0; off >>= 1) v += __shfl_xor_sync(mask, v, off, W);
+    return v;
+}
+
 /* Where the map is evaluated (run-time choice, --eval):
  *   S3_EVAL_THREAD  every thread evaluates map(blockIdx) itself, as the papers' kernels do;
  *   S3_EVAL_BLOCK   thread 0 evaluates it once, with the block's base element and whether the
@@ -54,102 +63,250 @@ static __host__ __device__ inline uint32_t s3_elem_value(uint64_t idx)
  * empty blocks return before any barrier. */
 enum { S3_EVAL_THREAD = 0, S3_EVAL_BLOCK = 1 };
 
-template <int MAP, int WORK, int EVAL>
-__global__ void k_map(s3_params p, s3_args a)
-{
-    if (MAP == S3_BB && !(blockIdx.x <= blockIdx.y && blockIdx.y <= blockIdx.z)) return;
-    const uint32_t t = threadIdx.x, rho = p.rho, lr = p.lrho, r3 = rho * rho * rho;
-    uint32_t bx, by, bz, full;
+/* The block-uniform part of a map block (the per-thread audit: computed once per block, or
+ * once per warp, never redone per thread): its first cell (bx, by, bz) rho, its first element
+ * packed(bx, by, bz) rho^3 of the blocked layout, and whether it lies wholly inside D_n. */
+typedef struct {
     uint64_t base;
+    uint32_t x0, y0, z0, full;
+} s3_blockinfo;
+
+/* 1 and the block's s3_blockinfo, or 0 (no work).  rho = 2^LR is a compile-time constant. */
+template <int MAP, int LR>
+static __device__ __forceinline__ int s3_block_info(const s3_params &p, uint32_t ix, uint32_t iy, uint32_t iz,
+                                                    s3_blockinfo *b)
+{
+    uint32_t bx, by, bz;
+    if (!s3_block(MAP, &p, ix, iy, iz, &bx, &by, &bz)) return 0;
+    b->x0 = bx << LR, b->y0 = by << LR, b->z0 = bz << LR;
+    b->full = s3_block_full(bx, by, bz, 1u << LR, p.n);
+    b->base = s3_packed_block(&p, bx, by, bz) << (3 * LR);
+    return 1;
+}
+
+/* The papers' kernels (dummy, write, triplet) and the checks: one thread per cell, blocks of
+ * rho^3 = 2^(3 LR) threads, rho a template parameter (chosen at run time by s3_launch_map). */
+template <int MAP, int WORK, int EVAL, int LR>
+__global__ void __launch_bounds__(1 << (3 * LR)) k_map(s3_params p, s3_args a)
+{
+    constexpr uint32_t RHO = 1u << LR, R3 = 1u << (3 * LR), M = RHO - 1;
+    if (MAP == S3_BB && !(blockIdx.x <= blockIdx.y && blockIdx.y <= blockIdx.z)) return;
+    const uint32_t t = threadIdx.x;
+    s3_blockinfo b;
     if (EVAL == S3_EVAL_BLOCK) {
-        __shared__ uint64_t s_base;
-        __shared__ uint32_t s_b[5];
-        if (t == 0) {
-            uint32_t x, y, z;
-            uint32_t ok = s3_block(MAP, &p, blockIdx.x, blockIdx.y, blockIdx.z, &x, &y, &z);
-            s_b[0] = x, s_b[1] = y, s_b[2] = z, s_b[3] = ok;
-            s_b[4] = x < y && y < z && (z + 1) * rho <= p.n;
-            s_base = ok ? s3_packed(x, y, z) << (3 * lr) : 0;
-        }
+        __shared__ s3_blockinfo s_b;
+        __shared__ int s_ok;
+        if (t == 0) s_ok = s3_block_info<MAP, LR>(p, blockIdx.x, blockIdx.y, blockIdx.z, &s_b);
         __syncthreads();
-        if (!s_b[3]) return;
-        bx = s_b[0], by = s_b[1], bz = s_b[2], full = s_b[4], base = s_base;
-    } else {
-        if (!s3_block(MAP, &p, blockIdx.x, blockIdx.y, blockIdx.z, &bx, &by, &bz)) return;
-        full = bx < by && by < bz && (bz + 1) * rho <= p.n;
-        base = s3_packed(bx, by, bz) << (3 * lr);
+        if (!s_ok) return;
+        b = s_b;
+    } else if (!s3_block_info<MAP, LR>(p, blockIdx.x, blockIdx.y, blockIdx.z, &b)) {
+        return;
     }
-    const uint64_t idx = base + t;
     /* the cell of this thread: t = tx + rho (ty + rho tz) */
-    const uint32_t x = (bx << lr) + (t & (rho - 1)), y = (by << lr) + ((t >> lr) & (rho - 1)), z = (bz << lr) + (t >> (2 * lr));
+    const uint32_t tx = t & M, ty = (t >> LR) & M, tz = t >> (2 * LR);
+    const uint32_t x = b.x0 + tx, y = b.y0 + ty, z = b.z0 + tz;
     if (WORK == S3_TRIPLET) {
-        __shared__ double sp[3][S3_MAX_RHO][3];
-        __shared__ double red[S3_MAX_RHO * S3_MAX_RHO * S3_MAX_RHO];
-        for (uint32_t u = t; u < 3 * rho; u += r3) { /* particles bx rho.., by rho + 1.., bz rho + 2.. */
-            uint32_t r = u >> lr, o = u & (rho - 1);
-            uint32_t pi = ((r == 0 ? bx : r == 1 ? by : bz) << lr) + r + o;
+        __shared__ double sp[3][RHO][3];
+        __shared__ double red[R3 / 32 > 0 ? R3 / 32 : 1];
+        for (uint32_t u = t; u < 3 * RHO; u += R3) { /* particles x0.., y0 + 1.., z0 + 2.. */
+            uint32_t r = u >> LR, o = u & M;
+            uint32_t pi = (r == 0 ? b.x0 : r == 1 ? b.y0 : b.z0) + r + o;
             for (int d = 0; d < 3; d++) sp[r][o][d] = pi < a.npart ? a.pos[3 * (size_t)pi + d] : 0.0;
         }
         __syncthreads();
         double e = 0.0;
-        if (full || s3_cell_inside(x, y, z, p.n)) {
-            const uint32_t tx = t & (rho - 1), ty = (t >> lr) & (rho - 1), tz = t >> (2 * lr);
+        if (b.full || s3_cell_inside(x, y, z, p.n))
             e = at_energy(sp[0][tx][0], sp[0][tx][1], sp[0][tx][2], sp[1][ty][0], sp[1][ty][1], sp[1][ty][2],
                           sp[2][tz][0], sp[2][tz][1], sp[2][tz][2]);
-        }
-        red[t] = e;
-        __syncthreads();
-        for (uint32_t s = r3 / 2; s > 0; s >>= 1) {
-            if (t < s) red[t] += red[t + s];
+        /* block sum: within each warp by shuffles, then the warps' sums by warp 0 */
+        e = s3_warp_sum<(R3 < 32 ? R3 : 32)>(e);
+        if constexpr (R3 <= 32) {
+            if (t == 0) atomicAdd(a.energy, e);
+        } else {
+            if ((t & 31) == 0) red[t >> 5] = e;
             __syncthreads();
+            if (t < 32) {
+                e = t < R3 / 32 ? red[t] : 0.0;
+                e = s3_warp_sum<32>(e);
+                if (t == 0) atomicAdd(a.energy, e);
+            }
         }
-        if (t == 0) atomicAdd(a.energy, red[0]);
         return;
     }
-    if (!full && !s3_cell_inside(x, y, z, p.n)) return;
+    if (!b.full && !s3_cell_inside(x, y, z, p.n)) return;
+    uint32_t *const blk = a.out + b.base; /* the block's rho^3 elements (block-uniform) */
     if (WORK == S3_DUMMY) {
-        if (idx == a.magic) a.out[0] = x + y + z;
+        if (b.base + t == a.magic) a.out[0] = x + y + z;
     } else if (WORK == S3_WRITE) {
-        a.out[idx] = s3_elem_value(idx);
+        blk[t] = s3_elem_value(b.base + t);
     } else if (WORK == S3_COUNT) {
-        atomicAdd(&a.out[idx], 1u);
+        atomicAdd(&blk[t], 1u);
     } else if (WORK == S3_CHECK_COUNT) {
-        if (a.out[idx] != 1u) atomicAdd(a.wrong, 1ull);
+        if (blk[t] != 1u) atomicAdd(a.wrong, 1ull);
     } else if (WORK == S3_CHECK_WRITE) {
-        if (a.out[idx] != s3_elem_value(idx)) atomicAdd(a.wrong, 1ull);
+        if (blk[t] != s3_elem_value(b.base + t)) atomicAdd(a.wrong, 1ull);
     }
 }
 
-/* write-coarse (ours; map.h, s3_coarse_block): 2^lc map blocks per CUDA block, 2^ltpm threads
- * per map block, each thread evaluates the map itself (no shared memory, no barrier) and
- * writes 16-byte chunks of its map block's rho^3 contiguous elements.  Chunks whose four
- * cells all lie in D_n (every chunk of a block wholly inside) take one uint4 store; the
- * others store their inside elements one by one.  WORK: S3_WRITE (values s3_elem_value),
- * S3_COUNT (atomicAdd +1 per cell: the exactly-once check).  Launched with the bb map it is
- * the coarsened bounding box: same body, only the map differs. */
-template <int MAP, int WORK>
+/* The coarsened kernels (ours; map.h, s3_coarse_block): 2^lc map blocks per CUDA block,
+ * 2^ltpm threads per map block, each thread evaluates the map itself (no shared memory, no
+ * barrier); rho = 2^LR >= 2 a template parameter.  WORK:
+ *   S3_WRITE    16-byte chunks of the map block's rho^3 contiguous elements: a chunk whose
+ *               four cells all lie in D_n (every chunk of a block wholly inside) takes one
+ *               uint4 store, the others store their inside elements one by one;
+ *   S3_COUNT    atomicAdd +1 per cell (the exactly-once check), same chunks;
+ *   S3_DUMMY    the same loop over the chunks and their masks, and a store that never
+ *               happens but depends on them (the write without its memory traffic);
+ *   S3_TRIPLET  the Axilrod-Teller energy of the map block's cells, strided over its
+ *               threads, particles read from global memory (no staging), a warp sum and one
+ *               atomicAdd per warp.
+ * Launched with the bb map it is the coarsened bounding box: same body, only the map differs. */
+template <int MAP, int WORK, int LR>
 __global__ void k_coarse(s3_params p, s3_args a, uint32_t lc, uint32_t ltpm)
 {
-    const uint32_t t = threadIdx.x;
+    constexpr uint32_t R3 = 1u << (3 * LR), NCH = R3 / 4;
+    const uint32_t t = threadIdx.x, tpm = 1u << ltpm;
     uint32_t bx, by, bz;
-    if (!s3_coarse_block(MAP, &p, lc, ltpm, blockIdx.x, blockIdx.y, blockIdx.z, t, &bx, &by, &bz)) return;
-    const uint32_t lr = p.lrho, nch = 1u << (3 * lr - 2), tpm = 1u << ltpm;
-    const int full = s3_block_full(bx, by, bz, p.rho, p.n);
-    const uint64_t base = s3_packed(bx, by, bz) << (3 * lr);
+    const int ok = s3_coarse_block(MAP, &p, lc, ltpm, blockIdx.x, blockIdx.y, blockIdx.z, t, &bx, &by, &bz);
+    const int full = ok && s3_block_full(bx, by, bz, 1u << LR, p.n);
+    if (WORK == S3_TRIPLET) { /* every thread takes part in the warp sum: no early return */
+        double e = 0.0;
+        if (ok)
+            for (uint32_t c = t & (tpm - 1); c < R3; c += tpm) {
+                uint32_t x, y, z;
+                s3_elem_cell(bx, by, bz, LR, c, &x, &y, &z);
+                if (!full && !s3_cell_inside(x, y, z, p.n)) continue;
+                const double *pi = a.pos + 3 * (size_t)x, *pj = a.pos + 3 * (size_t)(y + 1), *pk = a.pos + 3 * (size_t)(z + 2);
+                e += at_energy(pi[0], pi[1], pi[2], pj[0], pj[1], pj[2], pk[0], pk[1], pk[2]);
+            }
+        const uint32_t nthr = 1u << (lc + ltpm);
+        if (nthr >= 32) e = s3_warp_sum<32>(e);
+        else if (nthr == 16) e = s3_warp_sum<16>(e);
+        else if (nthr == 8) e = s3_warp_sum<8>(e);
+        else if (nthr == 4) e = s3_warp_sum<4>(e);
+        else if (nthr == 2) e = s3_warp_sum<2>(e);
+        if ((t & 31) == 0 && e != 0.0) atomicAdd(a.energy, e);
+        return;
+    }
+    if (!ok) return;
+    const uint64_t base = s3_packed_block(&p, bx, by, bz) << (3 * LR);
+    uint32_t *const blk = a.out + base; /* the map block's rho^3 elements */
 #pragma unroll 4
-    for (uint32_t ch = t & (tpm - 1); ch < nch; ch += tpm) {
+    for (uint32_t ch = t & (tpm - 1); ch < NCH; ch += tpm) {
+        const uint32_t mask = full ? 0xFu : s3_chunk_mask(bx, by, bz, LR, p.n, ch);
         const uint64_t e = base + 4 * ch;
-        const uint32_t mask = full ? 0xFu : s3_chunk_mask(bx, by, bz, lr, p.n, ch);
+        if (WORK == S3_DUMMY) {
+            if (mask && e == a.magic) a.out[0] = mask;
+            continue;
+        }
         if (WORK == S3_WRITE && mask == 0xFu) {
-            *(uint4 *)(a.out + e) = make_uint4(s3_elem_value(e), s3_elem_value(e + 1), s3_elem_value(e + 2),
-                                               s3_elem_value(e + 3));
+            *(uint4 *)(blk + 4 * ch) = make_uint4(s3_elem_value(e), s3_elem_value(e + 1), s3_elem_value(e + 2),
+                                                  s3_elem_value(e + 3));
             continue;
         }
         for (uint32_t k = 0; k < 4; k++) {
             if (!((mask >> k) & 1u)) continue;
-            if (WORK == S3_WRITE) a.out[e + k] = s3_elem_value(e + k);
-            else atomicAdd(&a.out[e + k], 1u);
+            if (WORK == S3_WRITE) blk[4 * ch + k] = s3_elem_value(e + k);
+            else atomicAdd(&blk[4 * ch + k], 1u);
         }
+    }
+}
+
+/* ---- launching: the run-time (map, eval, work, rho) picks the template instance ------- */
+template <int MAP, int EVAL, int LR>
+static void s3_launch_map3(int work, dim3 g, cudaStream_t s, const s3_params &p, const s3_args &a)
+{
+    const dim3 b(1u << (3 * LR));
+    switch (work) {
+    case S3_DUMMY: k_map<MAP, S3_DUMMY, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
+    case S3_WRITE: k_map<MAP, S3_WRITE, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
+    case S3_COUNT: k_map<MAP, S3_COUNT, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
+    case S3_TRIPLET: k_map<MAP, S3_TRIPLET, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
+    case S3_CHECK_COUNT: /* the checks run with the bb map, per-thread evaluation only */
+    case S3_CHECK_WRITE:
+        if constexpr (MAP == S3_BB && EVAL == S3_EVAL_THREAD) {
+            if (work == S3_CHECK_COUNT) k_map<MAP, S3_CHECK_COUNT, EVAL, LR><<<g, b, 0, s>>>(p, a);
+            else k_map<MAP, S3_CHECK_WRITE, EVAL, LR><<<g, b, 0, s>>>(p, a);
+        } else {
+            DIE("internal: the checks run with --map=bb, per-thread evaluation");
+        }
+        break;
+    default: DIE("internal: work %d", work);
+    }
+}
+
+template <int MAP, int EVAL>
+static void s3_launch_map2(int work, dim3 g, cudaStream_t s, const s3_params &p, const s3_args &a)
+{
+    switch (p.lrho) {
+    case 0: s3_launch_map3<MAP, EVAL, 0>(work, g, s, p, a); break;
+    case 1: s3_launch_map3<MAP, EVAL, 1>(work, g, s, p, a); break;
+    case 2: s3_launch_map3<MAP, EVAL, 2>(work, g, s, p, a); break;
+    case 3: s3_launch_map3<MAP, EVAL, 3>(work, g, s, p, a); break;
+    default: DIE("internal: rho = 2^%u", p.lrho);
+    }
+}
+
+template <int MAP>
+static void s3_launch_map1(int eval, int work, dim3 g, cudaStream_t s, const s3_params &p, const s3_args &a)
+{
+    if (eval == S3_EVAL_BLOCK) s3_launch_map2<MAP, S3_EVAL_BLOCK>(work, g, s, p, a);
+    else s3_launch_map2<MAP, S3_EVAL_THREAD>(work, g, s, p, a);
+}
+
+/* One launch of k_map over the grid g x p.rho^3 threads. */
+static void s3_launch_map(int map, int eval, int work, dim3 g, cudaStream_t s, const s3_params &p, const s3_args &a)
+{
+    switch (map) {
+    case S3_BB: s3_launch_map1<S3_BB>(eval, work, g, s, p, a); break;
+    case S3_LAMBDA_CUBIC: s3_launch_map1<S3_LAMBDA_CUBIC>(eval, work, g, s, p, a); break;
+    case S3_LAMBDA_EXACT: s3_launch_map1<S3_LAMBDA_EXACT>(eval, work, g, s, p, a); break;
+    case S3_RECURSIVE_LOG: s3_launch_map1<S3_RECURSIVE_LOG>(eval, work, g, s, p, a); break;
+    case S3_RECURSIVE_O1: s3_launch_map1<S3_RECURSIVE_O1>(eval, work, g, s, p, a); break;
+    case S3_RECURSIVE_O1B: s3_launch_map1<S3_RECURSIVE_O1B>(eval, work, g, s, p, a); break;
+    default: DIE("internal: map %d", map);
+    }
+}
+
+template <int MAP, int LR>
+static void s3_launch_coarse2(int work, dim3 g, dim3 b, cudaStream_t s, const s3_params &p, const s3_args &a,
+                              uint32_t lc, uint32_t ltpm)
+{
+    switch (work) {
+    case S3_WRITE: k_coarse<MAP, S3_WRITE, LR><<<g, b, 0, s>>>(p, a, lc, ltpm); break;
+    case S3_COUNT: k_coarse<MAP, S3_COUNT, LR><<<g, b, 0, s>>>(p, a, lc, ltpm); break;
+    case S3_DUMMY: k_coarse<MAP, S3_DUMMY, LR><<<g, b, 0, s>>>(p, a, lc, ltpm); break;
+    case S3_TRIPLET: k_coarse<MAP, S3_TRIPLET, LR><<<g, b, 0, s>>>(p, a, lc, ltpm); break;
+    default: DIE("internal: coarse work %d", work);
+    }
+}
+
+template <int MAP>
+static void s3_launch_coarse1(int work, dim3 g, dim3 b, cudaStream_t s, const s3_params &p, const s3_args &a,
+                              uint32_t lc, uint32_t ltpm)
+{
+    switch (p.lrho) {
+    case 1: s3_launch_coarse2<MAP, 1>(work, g, b, s, p, a, lc, ltpm); break;
+    case 2: s3_launch_coarse2<MAP, 2>(work, g, b, s, p, a, lc, ltpm); break;
+    case 3: s3_launch_coarse2<MAP, 3>(work, g, b, s, p, a, lc, ltpm); break;
+    default: DIE("internal: coarse kernels need rho = 2, 4 or 8 (rho = 2^%u)", p.lrho);
+    }
+}
+
+/* One launch of k_coarse: the coarse grid ceil(gx / 2^lc) x gy x gz of 2^(lc + ltpm) threads. */
+static void s3_launch_coarse(int map, int work, cudaStream_t s, const s3_params &p, const s3_args &a, uint32_t lc,
+                             uint32_t ltpm)
+{
+    const dim3 g((p.gx + (1u << lc) - 1) >> lc, p.gy, p.gz), b(1u << (lc + ltpm));
+    switch (map) {
+    case S3_BB: s3_launch_coarse1<S3_BB>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_LAMBDA_CUBIC: s3_launch_coarse1<S3_LAMBDA_CUBIC>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_LAMBDA_EXACT: s3_launch_coarse1<S3_LAMBDA_EXACT>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_RECURSIVE_LOG: s3_launch_coarse1<S3_RECURSIVE_LOG>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_RECURSIVE_O1: s3_launch_coarse1<S3_RECURSIVE_O1>(work, g, b, s, p, a, lc, ltpm); break;
+    case S3_RECURSIVE_O1B: s3_launch_coarse1<S3_RECURSIVE_O1B>(work, g, b, s, p, a, lc, ltpm); break;
+    default: DIE("internal: map %d", map);
     }
 }
 
