@@ -497,8 +497,11 @@ static inline void tc_upload_v3(const nbb_fractal *f, int rb, int rho, __half *d
     CHECK_CUDA(cudaMemcpy(d_C, C, sizeof C, cudaMemcpyHostToDevice));
 }
 
-/* Device data of one (r, rho) configuration: the constant fragments and the lambda table. */
+/* Device data of one (r, rho) configuration: the constant fragments and the lambda table.
+ * For s != 2 (v1's encoding on any NBB fractal) only L, A1 and tab are set: v2 halves the
+ * block side and v3 tiles 32 x 32 blocks, both s = 2 only (has_v2v3 = 0). */
 typedef struct {
+    int has_v2v3;           /* s == 2: Lsub, A2, A3, C3 set */
     fractal_launch L, Lsub; /* lambda launch at rho; v2's logical launch at rho/2 */
     __half *A1, *A2, *A3;   /* v1 (row 0, level rb), v2 (row 0, level rb+1), v3 (rho * powers) */
     float *C3;              /* v3 offsets, 8 matrices */
@@ -509,19 +512,22 @@ static inline void tc_config_init(tc_config *c, const nbb_fractal *f, int r, uin
 {
     char err[256];
     memset(c, 0, sizeof *c);
+    c->has_v2v3 = f->s == 2;
     if (fractal_launch_init(&c->L, f, r, rho, FRACTAL_MAP_LAMBDA, err, sizeof err)) DIE_USAGE("%s", err);
-    if (fractal_launch_init(&c->Lsub, f, r, rho / 2, FRACTAL_MAP_LAMBDA, err, sizeof err)) DIE_USAGE("%s", err);
-    if (!tc_level_supported(f, c->L.rb, 1) || !tc_level_supported(f, c->Lsub.rb, 1) ||
-        !tc_level_supported(f, c->L.rb, (int)rho))
+    if (c->has_v2v3 && fractal_launch_init(&c->Lsub, f, r, rho / 2, FRACTAL_MAP_LAMBDA, err, sizeof err)) DIE_USAGE("%s", err);
+    if (!tc_level_supported(f, c->L.rb, 1) ||
+        (c->has_v2v3 && (!tc_level_supported(f, c->Lsub.rb, 1) || !tc_level_supported(f, c->L.rb, (int)rho))))
         DIE_USAGE("r=%d rho=%u: the fragments cannot hold this level exactly in half (needs n/2 <= 2^15, "
                   "rb <= 16; see mma.h)", r, rho);
     CHECK_CUDA(cudaMalloc(&c->A1, 3 * TC_M * TC_M * sizeof(__half)));
-    c->A2 = c->A1 + TC_M * TC_M;
-    c->A3 = c->A2 + TC_M * TC_M;
-    CHECK_CUDA(cudaMalloc(&c->C3, 8 * TC_M * TC_M * sizeof(float)));
     tc_upload_powers(f, c->L.rb, c->A1);
-    tc_upload_powers(f, c->Lsub.rb, c->A2);
-    tc_upload_v3(f, c->L.rb, (int)rho, c->A3, c->C3);
+    if (c->has_v2v3) {
+        c->A2 = c->A1 + TC_M * TC_M;
+        c->A3 = c->A2 + TC_M * TC_M;
+        CHECK_CUDA(cudaMalloc(&c->C3, 8 * TC_M * TC_M * sizeof(float)));
+        tc_upload_powers(f, c->Lsub.rb, c->A2);
+        tc_upload_v3(f, c->L.rb, (int)rho, c->A3, c->C3);
+    }
     size_t nb = (size_t)c->L.gx * c->L.gy;
     uint2 *h = (uint2 *)malloc(nb * sizeof(uint2));
     if (!h) DIE("out of host memory");

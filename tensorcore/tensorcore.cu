@@ -14,7 +14,10 @@
  * Maps: lambda, lambda-thread (fractals/), v1, v2, v3 (paper, WMMA), mma (ours, mma.sync on
  * registers per warp), redux (control without tensor cores), table (lambda looked up: the
  * kernel without the map's arithmetic, for the map-cost measurement).
- * Output: <out>/tensorcore_fig10_<test>.dat. */
+ * --fractal=NAME runs v1's encoding (v1, mma, mma-warp; controls redux, redux-warp, table)
+ * on another NBB fractal of Table 1 (the thesis: the encodings apply to every NBB fractal)
+ * at rho = 9, 27 (s = 3) or 4, 16 (s = 4) and the levels whose powers of s are exact halves.
+ * Output: <out>/tensorcore_fig10_<test>.dat (Sierpinski), tensorcore_nbb_<fractal>_<test>.dat. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,11 +53,38 @@ static unsigned long long tc_check_map(const Map &m, const fractal_problem *p, c
     return bad;
 }
 
-/* Largest level of a test: --rmax, else 16 for sw and 15 for rd/ca (the n x n byte arrays
- * of 2^32 / 2^30 cells, as the paper's Fig. 10), 4 less with --quick. */
-static int tc_rtop(int test, int rmax, int quick)
+/* Largest level of a test: --rmax, else the largest whose n x n byte array has at most 2^32
+ * (sw) / 2^30 (rd, ca) cells, as the paper's Fig. 10 (Sierpinski: 16 / 15); 4 less with
+ * --quick (Sierpinski; 2 less for s = 3, 4). */
+static int tc_rtop(const nbb_fractal *f, int test, int rmax, int quick)
 {
-    return rmax >= 0 ? rmax : (test == FRACTAL_SW ? 16 : 15) - (quick ? 4 : 0);
+    if (rmax >= 0) return rmax;
+    uint64_t cells = test == FRACTAL_SW ? 1ull << 32 : 1ull << 30;
+    int r = 0;
+    while (fractal_pow((uint64_t)f->s * f->s, r + 1) <= cells) r++;
+    return r - (quick ? (f->s == 2 ? 4 : 2) : 0);
+}
+
+/* Block sides of the sweep: 8 16 32 (s = 2, the paper's); the powers of s nearest them for
+ * s = 3 (9 27) and s = 4 (4 16). */
+static int tc_rhos(int s, uint32_t *rho)
+{
+    if (s == 2) { rho[0] = 8; rho[1] = 16; rho[2] = 32; return 3; }
+    if (s == 3) { rho[0] = 9; rho[1] = 27; return 2; }
+    rho[0] = 4; rho[1] = 16; return 2;
+}
+
+/* Maps that need s = 2 (v2's sub-blocks halve the block side; v3 tiles 32 x 32 blocks). */
+static int tc_map_needs_s2(int m) { return m == M_V2 || m == M_V3 || m == M_V2_MMA || m == M_V2_LAMBDA; }
+
+/* Can (f, r, rho) run v1's encoding exactly (half powers, fast digits)? */
+static int tc_level_ok(const nbb_fractal *f, int r, uint32_t rho)
+{
+    int rl = fractal_level_of(f->s, rho);
+    if (rl < 0 || fractal_pow((uint64_t)f->s, r) < rho) return 0;
+    int rb = r - rl;
+    if (!tc_level_supported(f, rb, 1) || !tc_mma_level_ok((uint32_t)f->k, rb)) return 0;
+    return f->s != 2 || (tc_level_supported(f, rb + 1, 1) && tc_level_supported(f, rb, (int)rho));
 }
 
 typedef struct {
@@ -119,8 +149,10 @@ static map_result tc_run(int map, const tc_config *cf, fractal_problem *p, int t
 int main(int argc, char **argv)
 {
     common_opts c = common_opts_default();
-    const char *test_opt = "all", *map_opt = "all", *rho_opt = "all";
+    const char *test_opt = "all", *map_opt = "all", *rho_opt = "all", *fractal_opt = "sierpinski-triangle";
     int rmin = 0, rmax = -1;
+    char names[512];
+    fractal_names(names, sizeof names);
     arg_opt opts[] = {
         COMMON_ARGS(c),
         {"test", ARG_CHOICE, &test_opt, "test kernel(s) of section 6", 0, 0, "all sw rd ca"},
@@ -130,7 +162,10 @@ int main(int argc, char **argv)
          "controls without tensor cores: v2-lambda (v2's sub-blocks, classic lambda), redux, redux-warp; "
          "table = lambda looked up (map cost)",
          0, 0, "all lambda v1 v2 v3 mma v2-mma mma-warp v2-lambda redux redux-warp table"},
-        {"rho", ARG_CHOICE, &rho_opt, "block side(s) rho", 0, 0, "all 8 16 32"},
+        {"rho", ARG_CHOICE, &rho_opt, "block side(s) rho (a power of the fractal's s)", 0, 0, "all 4 8 9 16 27 32"},
+        {"fractal", ARG_CHOICE, &fractal_opt,
+         "NBB fractal (Fig. 10: sierpinski-triangle; s = 3, 4: v1's encoding only, no v2/v3, "
+         "levels whose powers of s are exact halves; file tensorcore_nbb_<fractal>_<test>.dat)", 0, 0, names},
         {"rmin", ARG_INT, &rmin, "smallest level r (levels with n < rho are skipped)", 0, 16, NULL},
         {"rmax", ARG_INT, &rmax, "largest level r (-1: 16 for sw, 15 for rd/ca; --quick 12/11)", -1, 16, NULL},
     };
@@ -141,16 +176,31 @@ int main(int argc, char **argv)
     common_opts_finish(&c);
     if (rmax >= 0 && rmax < rmin) DIE_USAGE("--rmax=%d is below --rmin=%d", rmax, rmin);
 
-    const nbb_fractal *f = fractal_by_name("sierpinski-triangle"); /* the paper's case (section 5) */
-    /* every selected test must have at least one (r, rho) with n = 2^r >= rho in rmin..rtop:
-     * otherwise its data file would hold a header and no row (refused here, before the GPU) */
+    const nbb_fractal *f = fractal_by_name(fractal_opt); /* the paper's case: sierpinski-triangle (section 5) */
+    const int fig10 = !strcmp(f->name, "sierpinski-triangle");
+    uint32_t rhos[3];
+    int nrho = tc_rhos(f->s, rhos);
+    if (strcmp(rho_opt, "all")) {
+        if (fractal_level_of(f->s, (uint64_t)atoi(rho_opt)) < 0)
+            DIE_USAGE("rho=%s is not a power of s=%d (%s)", rho_opt, f->s, f->name);
+        rhos[0] = (uint32_t)atoi(rho_opt);
+        nrho = 1;
+    }
+    if (f->s != 2)
+        for (int m = 0; m < M_COUNT; m++)
+            if (!strcmp(map_opt, MAP_NAMES[m]) && tc_map_needs_s2(m))
+                DIE_USAGE("--map=%s needs s = 2 (v2 halves the block side, v3 tiles 32 x 32 blocks); %s has s=%d",
+                          map_opt, f->name, f->s);
+    /* every selected test must have at least one (r, rho) the maps can run exactly in
+     * rmin..rtop: otherwise its data file would hold a header and no row (refused here) */
     for (int test = FRACTAL_SW; test <= FRACTAL_CA; test++) {
         if (strcmp(test_opt, "all") && strcmp(test_opt, fractal_test_name(test))) continue;
-        int rtop = tc_rtop(test, rmax, c.quick);
-        uint32_t rho_min = strcmp(rho_opt, "all") ? (uint32_t)atoi(rho_opt) : 8u;
-        if (rtop < rmin || (1u << rtop) < rho_min)
-            DIE_USAGE("test %s: no level r in %d..%d with n = 2^r >= rho = %u (adjust --rmin/--rmax/--rho)",
-                      fractal_test_name(test), rmin, rtop, rho_min);
+        int rtop = tc_rtop(f, test, rmax, c.quick), any = 0;
+        for (int r = rmin; r <= rtop; r++)
+            for (int q = 0; q < nrho; q++) any |= tc_level_ok(f, r, rhos[q]);
+        if (!any)
+            DIE_USAGE("test %s: no level r in %d..%d with n >= rho that the fragments hold exactly (adjust "
+                      "--rmin/--rmax/--rho)", fractal_test_name(test), rmin, rtop);
     }
     device_require(c.device, 8, 0); /* mma.sync m16n8k16 and __reduce_add_sync: sm_80+ */
     char gpu[256];
@@ -162,7 +212,7 @@ int main(int argc, char **argv)
         CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
         for (int test = FRACTAL_SW; test <= FRACTAL_CA; test++) {
             if (strcmp(test_opt, "all") && strcmp(test_opt, fractal_test_name(test))) continue;
-            int rtop = tc_rtop(test, rmax, c.quick);
+            int rtop = tc_rtop(f, test, rmax, c.quick);
             uint64_t need = fractal_problem_bytes(f, rtop, 1u << test);
             if (need > free_b)
                 DIE_USAGE("test %s at r=%d needs %.2f GiB of device memory, only %.2f GiB free (lower --rmax)",
@@ -176,15 +226,16 @@ int main(int argc, char **argv)
     maps[nmaps++] = M_LAMBDA;
     maps[nmaps++] = M_LAMBDA_THREAD;
     for (int m = M_V1; m < M_COUNT; m++)
-        if (!strcmp(map_opt, "all") || !strcmp(map_opt, MAP_NAMES[m])) maps[nmaps++] = m;
-    uint32_t rhos[3] = {8, 16, 32};
+        if ((!strcmp(map_opt, "all") || !strcmp(map_opt, MAP_NAMES[m])) && (f->s == 2 || !tc_map_needs_s2(m))) maps[nmaps++] = m;
 
     for (int test = FRACTAL_SW; test <= FRACTAL_CA; test++) {
         if (strcmp(test_opt, "all") && strcmp(test_opt, fractal_test_name(test))) continue;
-        int rtop = tc_rtop(test, rmax, c.quick);
-        char name[64], fig[160];
-        snprintf(name, sizeof name, "tensorcore_fig10_%s.dat", fractal_test_name(test));
-        snprintf(fig, sizeof fig, "Fig. 10 (%s), Quezada, lambda_tc with tensor cores", fractal_test_name(test));
+        int rtop = tc_rtop(f, test, rmax, c.quick);
+        char name[96], fig[200];
+        if (fig10) snprintf(name, sizeof name, "tensorcore_fig10_%s.dat", fractal_test_name(test));
+        else snprintf(name, sizeof name, "tensorcore_nbb_%s_%s.dat", f->name, fractal_test_name(test));
+        snprintf(fig, sizeof fig, "Fig. 10 (%s), Quezada, lambda_tc with tensor cores%s", fractal_test_name(test),
+                 fig10 ? "" : " (another NBB fractal: v1's encoding)");
         dat_meta meta = dat_meta_of("tensorcore", fig, argc, argv, gpu, &c);
         datfile d;
         datfile_open(&d, c.out, name, &meta);
@@ -197,10 +248,9 @@ int main(int argc, char **argv)
         for (int r = rmin; r <= rtop; r++) {
             fractal_problem p;
             fractal_problem_init(&p, f, r, 1u << test, (uint64_t)c.seed, stream);
-            for (int q = 0; q < 3; q++) {
+            for (int q = 0; q < nrho; q++) {
                 uint32_t rho = rhos[q];
-                if (strcmp(rho_opt, "all") && (uint32_t)atoi(rho_opt) != rho) continue;
-                if ((1u << r) < rho) continue; /* n < rho: no lambda launch (fractal_launch_init) */
+                if (!tc_level_ok(f, r, rho)) continue; /* n < rho (no lambda launch), or not exact in half */
                 tc_config cf;
                 tc_config_init(&cf, f, r, rho);
                 map_result res[M_COUNT];

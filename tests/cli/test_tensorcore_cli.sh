@@ -25,8 +25,17 @@ expect 2 "$prog" --rmin=9 --rmax=5 | grep -q "rmax" || { echo "FAILED: rmax < rm
 expect 2 "$prog" --test=rd --rmin=16 | grep -q "no level" || { echo "FAILED: rd has no level 16"; fail=1; }
 expect 2 "$prog" --test=sw --rho=32 --rmin=2 --rmax=4 | grep -q "no level" || { echo "FAILED: rho=32 > n=16"; fail=1; }
 expect 2 "$prog" --rmin=13 --quick >/dev/null                                  # quick: rd/ca stop at 11
+# other NBB fractals (v1's encoding only): v2/v3 and rho not a power of s are refused
+expect 2 "$prog" --fractal=vicsek --map=v2 | grep -q "needs s = 2" || { echo "FAILED: v2 on vicsek"; fail=1; }
+expect 2 "$prog" --fractal=vicsek --rho=8 | grep -q "not a power of s=3" || { echo "FAILED: rho=8 on vicsek"; fail=1; }
+expect 2 "$prog" --rho=9 >/dev/null                                            # sierpinski: 9 is not 2^k
+expect 2 "$prog" --fractal=sierpinski-carpet --test=sw --rmin=11 | grep -q "no level" || { echo "FAILED: carpet r=11"; fail=1; }
 # a tiny valid run: 0 with a GPU (and a data file), 77 without
 tmp=$cli_tmp
+"$prog" --fractal=candy --test=sw --rmin=2 --rmax=3 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
+if [ $rc -eq 0 ]; then
+  [ -f "$tmp/tensorcore_nbb_candy_sw.dat" ] || { echo "FAILED: no candy data file"; fail=1; }
+elif [ $rc -ne 77 ]; then echo "FAILED: tiny candy run exit $rc"; fail=1; fi
 "$prog" --test=sw --rho=8 --rmin=3 --rmax=4 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
 if [ $rc -eq 0 ]; then
   [ -f "$tmp/tensorcore_fig10_sw.dat" ] || { echo "FAILED: no data file"; fail=1; }
