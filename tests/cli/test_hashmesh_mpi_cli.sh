@@ -96,6 +96,7 @@ out=$(mpi 2 $nm --help 2>&1); [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q -- 
 # ---- GPU backend: SKIP without GPUs; with them the same output, and one rank too many refused
 out=$(mpi 1 $nm --in=$tmp/center.txt --out=$tmp/center_gpu1.txt --backend=gpu 2>&1); rc=$?
 if [ $rc -eq 77 ]; then
+  echo "gpu backend: SKIP (no GPU)"
   [ "$(printf '%s\n' "$out" | grep -c '^SKIP')" -eq 1 ] || cli_fail "--backend=gpu exit 77 without one SKIP line"
   [ -e $tmp/center_gpu1.txt ] && cli_fail "output written by a skipped GPU run"
 elif [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q 'this build has no NCCL'; then
@@ -103,6 +104,7 @@ elif [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q 'this build has no NCCL'; t
 else
   [ $rc -eq 0 ] || { cli_fail "--backend=gpu P=1 -> exit $rc"; printf '%s\n' "$out" | tail -5; }
   ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  echo "gpu backend: tested on $ngpu GPU(s)"
   for mesh in hand lev0 center deep; do
     for np in $(seq 1 "$ngpu"); do
       mpi $np $nm --in=$tmp/$mesh.txt --out=$tmp/${mesh}_g$np.txt --backend=gpu >/dev/null 2>&1 || cli_fail "$mesh GPU P=$np failed"

@@ -28,10 +28,12 @@ one_error 2 'every rank needs at least one block' mpi 3 $lm --sizes=16 --rho=16 
 one_error 2 "unknown option '--bogus'" mpi 2 $lm --bogus
 out=$(mpi 2 $lm --sizes=300 --out=$tmp 2>&1); rc=$?
 if [ $rc -eq 77 ]; then
+  echo "gpu: SKIP (no GPU)"
   [ "$(printf '%s\n' "$out" | grep -c '^SKIP')" -eq 1 ] || cli_fail "exit 77 without exactly one SKIP line"
   [ -e $tmp/simplex2d_dist_lambda_p2.dat ] && cli_fail "data written by a skipped run"
 else
   ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+  echo "gpu: tested on $ngpu GPU(s)"
   for np in $(seq 1 "$ngpu"); do
     for rho in 4 16 32; do
       mpi $np $lm --sizes=2,33,300,1001,4097 --rho=$rho --full-max=4097 --reps=1 --warmup=0 --out=$tmp/g >/dev/null 2>&1 \
