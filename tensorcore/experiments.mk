@@ -18,3 +18,9 @@ spread: $(RESDIR)/tensorcore_fig10_sw.dat $(RESDIR)/tensorcore_fig10_rd.dat $(RE
 	for i in 2 3; do ./tensorcore --test=all --rmin=13 $(RUNFLAGS) --out=$(RESDIR)/run$$i || exit 1; done
 	for t in sw rd ca; do ./spread.sh $(RESDIR)/tensorcore_spread_$$t.dat $(RESDIR)/tensorcore_fig10_$$t.dat \
 	  $(RESDIR)/run2/tensorcore_fig10_$$t.dat $(RESDIR)/run3/tensorcore_fig10_$$t.dat || exit 1; done
+
+# v1's encoding on other NBB fractals of Table 1 (the thesis: every NBB fractal), test sw.
+NBB_FRACTALS := candelabra vicsek sierpinski-carpet candy
+nbb: $(foreach f,$(NBB_FRACTALS),$(RESDIR)/tensorcore_nbb_$(f)_sw.dat)
+$(RESDIR)/tensorcore_nbb_%_sw.dat: tensorcore
+	./tensorcore --fractal=$* --test=sw $(RUNFLAGS) --out=$(RESDIR)
