@@ -872,6 +872,7 @@ typedef struct {
     double *out;
     int err;
     int threads; /* issue 12: the *_omp rows (hits: threads * cap ints there) */
+    const chash *ch; /* issue 12: the compact hash over the old mesh (levmax sweep) */
 } hr_ctx;
 static void h_hash_remap1d(void *p)
 {
@@ -1391,6 +1392,118 @@ static void measure_levmax(const cfg *r, int L, datfile *d)
     amr_free(&m);
 }
 
+/* 2D remap on corner-refined meshes of finest level L: old = radius 3/2 R (finer), new =
+ * radius R, so a new cell gathers up to four old cells.  Compact hash (the reference, checked
+ * against the k-D tree at every L: 1e-10, total conserved), perfect table while it fits, GPU. */
+static void h_ch_remap2d(void *p)
+{
+    hr_ctx *c = (hr_ctx *)p;
+    const chash *h = c->ch;
+    c->err |= ch_remap2d_cpu(h->key, h->val, h->cap, c->mo->i, c->mo->j, c->mo->lev, c->mo->n, c->f->mean, c->f->gx,
+                             c->f->gy, c->mw->i, c->mw->j, c->mw->lev, c->mw->n, c->mo->levmax, c->out);
+}
+static void measure_levmax_remap(const cfg *r, int L, datfile *d)
+{
+    amr_mesh mo, mw;
+    amr_corner_generate(&mo, r->corner_side, L, r->corner_radius + r->corner_radius / 2, r->c.seed + (uint64_t)L * 73);
+    amr_corner_generate(&mw, r->corner_side, L, r->corner_radius, r->c.seed + (uint64_t)L * 79);
+    long na = mo.n, nb = mw.n, W = amr_width(&mo), H = amr_height(&mo);
+    double perfect_bytes = (double)W * (double)H * sizeof(int);
+    field f;
+    field2d_make(&f, &mo, 2.0, 1.0 / W, -0.5 / H, 1.0, W / 5.0 + 3.0);
+    double total = 0, scale = 0;
+    for (long a = 0; a < na; a++) {
+        double ar = (double)(1L << (mo.levmax - mo.lev[a])) * (double)(1L << (mo.levmax - mo.lev[a]));
+        total += f.mean[a] * ar;
+        scale += fabs(f.mean[a]) * ar;
+    }
+    chash h;
+    h.cap = ch_capacity(na, r->load);
+    h.key = (uint64_t *)host_alloc(sizeof(uint64_t) * h.cap);
+    h.val = (int *)host_alloc(sizeof(int) * h.cap);
+    char why[256];
+    if (amr_validate_compact(&mw, 1, h.key, h.val, h.cap, why, sizeof why)) FAIL(d, "corner mesh (new, levmax %d): %s", L, why);
+    if (amr_validate_compact(&mo, 1, h.key, h.val, h.cap, why, sizeof why)) FAIL(d, "corner mesh (old, levmax %d): %s", L, why);
+    double *ref = (double *)host_alloc(sizeof(double) * nb), *got = (double *)host_alloc(sizeof(double) * nb);
+    hr_ctx c;
+    memset(&c, 0, sizeof c);
+    c.mo = &mo; c.mw = &mw; c.f = &f; c.out = ref; c.na = na; c.nb = nb; c.ch = &h;
+    h_ch_remap2d(&c);
+    if (c.err) FAIL(d, "compact remap: a region found no old cell (levmax %d)", L);
+    check_total(d, ref, nb, total, scale, "compact hash remap");
+    kbox *ob = (kbox *)host_alloc(sizeof(kbox) * na), *nbx = (kbox *)host_alloc(sizeof(kbox) * nb);
+    amr_boxes(&mo, ob);
+    amr_boxes(&mw, nbx);
+    int hits[64];
+    kd2 kd;
+    kd2_alloc(&kd, na);
+    c.kd = &kd; c.ob = ob; c.nbx = nbx; c.hits = hits; c.cap = 64; c.out = got;
+    memset(got, 0xFF, sizeof(double) * nb);
+    h_kd_remap(&c);
+    if (c.err) FAIL(d, "k-D tree remap: query overflow (levmax %d)", L);
+    check_remap(d, got, ref, nb, "corner meshes: k-D tree vs compact hash remap");
+    put_row_mem(d, "%.0f", L, nb, "kdtree", kd2_bytes(na), time_host(h_kd_remap, &c, r));
+    kd2_free(&kd);
+    free(ob); free(nbx);
+    put_row_mem(d, "%.0f", L, nb, "compact_cpu", (double)ch_bytes(h.cap), time_host(h_ch_remap2d, &c, r));
+    if (c.err) FAIL(d, "remap failed while timed (levmax %d)", L);
+    if (perfect_bytes <= r->perfect_max_gib * 1073741824.0) {
+        c.t = (int *)host_alloc((size_t)perfect_bytes);
+        memset(got, 0xFF, sizeof(double) * nb);
+        h_hash_remap2d(&c);
+        check_remap(d, got, ref, nb, "corner meshes: perfect vs compact hash remap");
+        put_row_mem(d, "%.0f", L, nb, "perfect_cpu", perfect_bytes, time_host(h_hash_remap2d, &c, r));
+        free(c.t);
+    }
+    gpu_ch_remap_ctx g;
+    g.na = (int)na; g.nb = (int)nb; g.levmax = L; g.cap = h.cap;
+    g.oi = (const int *)dev_dup(mo.i, sizeof(int) * na, "old mesh");
+    g.oj = (const int *)dev_dup(mo.j, sizeof(int) * na, "old mesh");
+    g.ol = (const int *)dev_dup(mo.lev, sizeof(int) * na, "old mesh");
+    g.ni = (const int *)dev_dup(mw.i, sizeof(int) * nb, "new mesh");
+    g.nj = (const int *)dev_dup(mw.j, sizeof(int) * nb, "new mesh");
+    g.nl = (const int *)dev_dup(mw.lev, sizeof(int) * nb, "new mesh");
+    g.mean = (const double *)dev_dup(f.mean, sizeof(double) * na, "field");
+    g.gx = (const double *)dev_dup(f.gx, sizeof(double) * na, "field");
+    g.gy = (const double *)dev_dup(f.gy, sizeof(double) * na, "field");
+    g.keys = (unsigned long long *)dev_alloc(sizeof(unsigned long long) * h.cap, "compact keys");
+    g.vals = (int *)dev_alloc(sizeof(int) * h.cap, "compact values");
+    g.err = (int *)dev_alloc(sizeof(int), "error flag");
+    g.out = (double *)dev_alloc(sizeof(double) * nb, "remap output");
+    CHECK_CUDA(cudaMemset(g.err, 0, sizeof(int)));
+    CHECK_CUDA(cudaMemset(g.out, 0xFF, sizeof(double) * nb));
+    gpu_ch_remap2d(&g, r->s);
+    CHECK_CUDA(cudaStreamSynchronize(r->s));
+    int gerr = 0;
+    CHECK_CUDA(cudaMemcpy(&gerr, g.err, sizeof(int), cudaMemcpyDeviceToHost));
+    if (gerr) FAIL(d, "GPU compact remap: a region found no old cell (levmax %d)", L);
+    CHECK_CUDA(cudaMemcpy(got, g.out, sizeof(double) * nb, cudaMemcpyDeviceToHost));
+    check_remap(d, got, ref, nb, "corner meshes: GPU vs CPU compact hash remap");
+    check_total(d, got, nb, total, scale, "GPU compact hash remap");
+    put_row_mem(d, "%.0f", L, nb, "compact_gpu", (double)ch_bytes(h.cap), time_gpu(gpu_ch_remap2d, &g, r));
+    if (perfect_bytes <= 0.8 * (double)gpu_free_bytes() && (double)W * H < 1099511627776.0) {
+        gpu_remap_ctx p;
+        memset(&p, 0, sizeof p);
+        p.oi = g.oi; p.oj = g.oj; p.ol = g.ol; p.ni = g.ni; p.nj = g.nj; p.nl = g.nl;
+        p.mean = g.mean; p.gx = g.gx; p.gy = g.gy; p.na = (int)na; p.nb = (int)nb; p.levmax = L; p.W = W; p.H = H;
+        p.t = (int *)dev_alloc((size_t)perfect_bytes, "2D perfect hash table");
+        p.out = g.out;
+        CHECK_CUDA(cudaMemset(g.out, 0xFF, sizeof(double) * nb));
+        gpu_hash_remap2d(&p, r->s);
+        CHECK_CUDA(cudaStreamSynchronize(r->s));
+        CHECK_CUDA(cudaMemcpy(got, g.out, sizeof(double) * nb, cudaMemcpyDeviceToHost));
+        check_remap(d, got, ref, nb, "corner meshes: GPU perfect vs compact hash remap");
+        put_row_mem(d, "%.0f", L, nb, "perfect_gpu", perfect_bytes, time_gpu(gpu_hash_remap2d, &p, r));
+        CHECK_CUDA(cudaFree(p.t));
+    }
+    const void *fr[] = {g.oi, g.oj, g.ol, g.ni, g.nj, g.nl, g.mean, g.gx, g.gy, g.keys, g.vals, g.err, g.out};
+    for (int k = 0; k < 13; k++) CHECK_CUDA(cudaFree((void *)fr[k]));
+    free(h.key); free(h.val); free(ref); free(got);
+    field_free(&f);
+    amr_free(&mo);
+    amr_free(&mw);
+}
+
 /* Clustered 1D keys (Pareto gaps of tail index alpha): the perfect table holds m = span /
  * dmin + 1 buckets, which outgrows n as alpha falls.  Introsort is the reference order;
  * the hash (CPU, GPU) runs while its table fits (host <= --perfect-max-gib, < 2^31 buckets,
@@ -1754,6 +1867,18 @@ int main(int argc, char **argv)
         datfile_columns(d, "levmax n method table_bytes median_ms min_ms max_ms reps batch mitems_s");
         int top = r.c.quick ? (r.lev_max < 8 ? r.lev_max : 8) : r.lev_max;
         for (int L = 0; L <= top; L += (L < 8 ? 1 : 2)) measure_levmax(&r, L, d);
+        datfile_commit(d);
+        m = dat_meta_of("hashmesh/hashmesh", "issue 12: 2D remap vs levmax (perfect table, compact hash, k-D tree) between "
+                        "two corner-refined meshes", argc, argv, r.gpu, &r.c);
+        datfile_open(d, r.c.out, "hashmesh_levmax_remap.dat", &m);
+        datfile_meta(d, "mesh", "old: %d x %d coarse cells refined where i^2 + j^2 < %d^2; new: the same with radius %d; "
+                     "n = new cells", r.corner_side, r.corner_side, r.corner_radius + r.corner_radius / 2, r.corner_radius);
+        datfile_meta(d, "cpu", "%s", r.cpu);
+        datfile_meta(d, "host_triad", "%.2f GB/s one thread, %.2f GB/s %d threads", r.triad1, r.triadn, r.threads);
+        datfile_meta(d, "table_bytes", "perfect: 4 (side 2^levmax)^2; compact: 12 x slots (load factor %.2f); kdtree: "
+                     "boxes + nodes of the old mesh", r.load);
+        datfile_columns(d, "levmax n method table_bytes median_ms min_ms max_ms reps batch mitems_s");
+        for (int L = 0; L <= top; L += (L < 8 ? 1 : 2)) measure_levmax_remap(&r, L, d);
     } else if (!strcmp(exp, "clustered")) { /* issue 12: heavy-tailed gaps blow the perfect table up */
         dat_meta m = dat_meta_of("hashmesh/hashmesh", "issue 12: 1D sort of clustered keys (Pareto gaps)", argc, argv,
                                  r.gpu, &r.c);

@@ -300,6 +300,40 @@ static inline void gpu_ch_neigh2d(void *p, cudaStream_t s)
     CHECK_LAUNCH();
 }
 
+/* compact-hash remap read side: new cell b gathers the old cells over its region
+ * (compact.h ch_remap2d_gather); a region that finds no old cell sets *err */
+static __global__ void k_ch_remap2d(const unsigned long long *__restrict__ keys, const int *__restrict__ vals, long cap,
+                                    int levmax, const int *__restrict__ oi, const int *__restrict__ oj,
+                                    const int *__restrict__ ol, const double *__restrict__ mean,
+                                    const double *__restrict__ gx, const double *__restrict__ gy,
+                                    const int *__restrict__ ni, const int *__restrict__ nj, const int *__restrict__ nl,
+                                    int nb, double *out, int *err)
+{
+    long b = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (b >= nb) return;
+    if (ch_remap2d_gather((const uint64_t *)keys, vals, cap, levmax, oi, oj, ol, mean, gx, gy, ni[b], nj[b], nl[b], &out[b]))
+        atomicOr(err, 1);
+}
+typedef struct {
+    const int *oi, *oj, *ol, *ni, *nj, *nl;
+    const double *mean, *gx, *gy;
+    int na, nb, levmax;
+    long cap;
+    unsigned long long *keys;
+    int *vals, *err;
+    double *out;
+} gpu_ch_remap_ctx;
+/* compact-hash 2D remap: clear, insert the old cells, gather per new cell */
+static inline void gpu_ch_remap2d(void *p, cudaStream_t s)
+{
+    gpu_ch_remap_ctx *c = (gpu_ch_remap_ctx *)p;
+    CHECK_CUDA(cudaMemsetAsync(c->keys, 0xFF, sizeof(unsigned long long) * (size_t)c->cap, s));
+    k_ch_insert<<<hm_blocks(c->na), HM_THREADS, 0, s>>>(c->oi, c->oj, c->ol, c->na, c->keys, c->vals, c->cap);
+    k_ch_remap2d<<<hm_blocks(c->nb), HM_THREADS, 0, s>>>(c->keys, c->vals, c->cap, c->levmax, c->oi, c->oj, c->ol, c->mean,
+                                                          c->gx, c->gy, c->ni, c->nj, c->nl, c->nb, c->out, c->err);
+    CHECK_LAUNCH();
+}
+
 typedef struct {
     /* old mesh (1D: olo/ohi; 2D: oi/oj/ol) with its field, new mesh, table, output */
     const int *olo, *ohi, *nlo, *nhi;
