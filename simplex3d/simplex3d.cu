@@ -111,8 +111,7 @@ static void print_layout(int map, uint32_t n, uint32_t rho, int argc, char **arg
 {
     s3_params p;
     if (s3_plan(map, n, rho, &p))
-        DIE_USAGE("--map=%s cannot take n=%u rho=%u (recursive-log needs ceil(n/rho) a power of two)",
-                  s3_map_name(map), n, rho);
+        DIE_USAGE("--map=%s cannot take n=%u rho=%u (grid past the CUDA limits)", s3_map_name(map), n, rho);
     if (map == S3_LAMBDA_CUBIC && p.tet_blocks > S3_LAMBDA_CUBIC_FIRST_FAIL_HOST)
         fprintf(stderr, "warning: lambda-cubic is wrong from block index %llu on: this layout misplaces blocks\n",
                 (unsigned long long)S3_LAMBDA_CUBIC_FIRST_FAIL_HOST);

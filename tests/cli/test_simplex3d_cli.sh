@@ -11,12 +11,14 @@ for p in $prog $vol; do [ -x $p ] || { echo "FAILED: $p not built (make -C simpl
 fail=0
 tmp=$cli_tmp
 help=$(expect 0 $prog --help)
-for m in bb lambda-cubic lambda-exact recursive-log recursive-o1; do
+for m in bb lambda-cubic lambda-exact recursive-log recursive-o1 recursive-o1-below write-coarse dummy-coarse triplet-coarse nlist; do
   grep -q -- "$m" <<<"$help" || { echo "FAILED: --help does not list $m"; fail=1; }
 done
 # bad input: exactly one error line, exit 2
 for bad in "--n=0 --layout --map=bb" "--rho=3" "--rho=0" "--map=foo" "--layout --n=8" \
-           "--layout --map=recursive-log --n=24 --rho=8" "--layout --map=bb --n=100000" \
+           "--layout --map=bb --n=100000" "--kernel=write --nlist=24,x" "--kernel=write --nlist=0" \
+           "--kernel=write --nlist=70000" "--kernel=write --n=8 --nlist=16" "--kernel=dummy-coarse --rho=1" \
+           "--kernel=triplet-coarse --eval=thread" \
            "--kernel=write --n=70000" "--kernel=triplet --n=60000" "--n=-4" "--bogus" "extra" \
            "--kernel=write-coarse --rho=1" "--kernel=write-coarse --tpm=3" "--kernel=write-coarse --rho=2 --tpm=4" \
            "--kernel=write-coarse --mblocks=64 --tpm=32" "--kernel=write-coarse --eval=thread" \
@@ -36,10 +38,10 @@ check_layout() { # map n rho
   want=$(( $2 * ($2 + 1) * ($2 + 2) / 6 ))
   [ "$res" = "$want 0 0" ] || { echo "FAILED: layout $*: rows/outside/duplicates = $res, want $want 0 0"; fail=1; }
 }
-for m in bb lambda-cubic lambda-exact recursive-o1; do
+for m in bb lambda-cubic lambda-exact recursive-o1 recursive-o1-below recursive-log; do
   for n in 1 7 13; do for r in 1 2 4; do check_layout $m $n $r; done; done
 done
-for n in 1 8 16; do for r in 1 2 4; do check_layout recursive-log $n $r; done; done
+for n in 8 16 17 33; do for r in 1 2; do check_layout recursive-log $n $r; check_layout recursive-o1-below $n $r; done; done
 # recursive-log: several launches, numbered from 0
 n_l=$($prog --layout --map=recursive-log --n=16 --rho=2 | awk '!/^#/ && !/^x/ {print $4}' | sort -un | wc -l)
 [ "$n_l" -gt 1 ] || { echo "FAILED: recursive-log layout shows $n_l launches"; fail=1; }
