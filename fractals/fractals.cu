@@ -3,12 +3,13 @@
  * Paper: F. A. Quezada, "Acelerando ecuaciones de mapeo de hilos de GPU para fractales 2D
  * empotrados utilizando Tensor Cores" (UACh), sections 3-4 and 6 (restating Navarro et al.,
  * HPCC 2017 and FGCS 2020).  For every fractal of Table 1, level r and block size rho, each
- * map (bb, lambda, lambda-thread) runs one test (sw, rd or ca; section 6): first a
+ * map (bb, lambda, lambda-thread, lambda-par) runs one test (sw, rd or ca; section 6): first a
  * correctness run against the CPU / brute-force reference (driver.cuh), then timed.
  *
  * Modes without a GPU: --describe, --draw, --layout, --ratios (parallel-space and memory
  * ratios -> fractals_ratio.dat), --shapes (cells of each fractal at a small level ->
- * fractals_shapes.dat).  Default mode: the speedup sweep -> fractals_speedup_<test>.dat (every
+ * fractals_shapes.dat), --layouts (every thread of bb and lambda, thesis Figs. 4/5 ->
+ * fractals_layout.dat).  Default mode: the speedup sweep -> fractals_speedup_<test>.dat (every
  * rho) and fractals_best_<test>.dat (each map at its fastest rho, per level). */
 #include <stdint.h>
 #include <stdio.h>
