@@ -372,6 +372,77 @@ static inline const char *sgs_cpu_isa(void)
             if (src != dst) memcpy(u, src + t * g->npts, sizeof(T) * (size_t)g->npts);               \
             sgs_grid_##SUF(u, g, inverse);                                                           \
         }                                                                                            \
+    }                                                                                                \
+    /* Dimensional shift (thesis 2.3.2, Fig. 2.9): every subspace block from -> to with its          \
+     * fastest dimension (fast) moved to the slowest place, a transpose of np(l_fast) x R. */        \
+    SGS_INLINE void sgs_rotate_##SUF(const T *from, T *to, const sgs_grid *g, int fast)              \
+    {                                                                                                \
+        for (int s = 0; s < g->nsub; s++) {                                                          \
+            long long size = g->off[s + 1] - g->off[s], nf = 1LL << sgs_lbits(g->lev[s * g->d + fast]); \
+            long long R = size / nf;                                                                 \
+            const T *a = from + g->off[s];                                                           \
+            T *b = to + g->off[s];                                                                   \
+            for (long long r = 0; r < R; r++)                                                        \
+                for (long long i = 0; i < nf; i++) b[r + R * i] = a[i + nf * r];                     \
+        }                                                                                            \
+    }                                                                                                \
+    /* One grid with the dimensional shift: before dimension k the blocks are rotated so that k is   \
+     * the slowest dimension of every subspace; then each point row of the list (k, L) is the whole  \
+     * block slice of one w, S = size / np(L) contiguous values (long vectors in every dimension).   \
+     * After d rotations the layout is the original one (thesis: "preserves the original            \
+     * subspace layout").  Same operations, same dimension order: bitwise equal to sgs_grid. */      \
+    SGS_CPU_TARGETS static void sgs_shift_grid_##SUF(const T *src, T *dst, T *tmp, T *tmp2,          \
+                                                     const sgs_grid *g, int inverse)                 \
+    {                                                                                                \
+        int d = g->d, n = g->n;                                                                      \
+        const T *cur = src;                                                                          \
+        if (src == dst && (d - 1) % 2 == 0) { /* the first rotation writes dst: read a copy */       \
+            memcpy(tmp2, src, sizeof(T) * (size_t)g->npts);                                          \
+            cur = tmp2;                                                                              \
+        }                                                                                            \
+        for (int k = 0; k < d; k++) {                                                                \
+            T *u = (d - 1 - k) % 2 == 0 ? dst : tmp; /* the last rotation lands in dst */            \
+            sgs_rotate_##SUF(cur, u, g, k); /* before dimension k its fastest dimension is k */       \
+            for (int s = 1; s <= n; s++) {                                                           \
+                int L = inverse ? s : n + 1 - s, kl = k * (n + 1) + L, h = 1 << (n - L);             \
+                for (int si = g->list_first[kl]; si < g->list_first[kl + 1]; si++) {                 \
+                    const sgs_seg *q = g->seg + si;                                                  \
+                    long long end = si + 1 < g->list_first[kl + 1] ? q[1].start : g->list_count[kl]; \
+                    long long S = (end - q->start) >> q->wbits;                                      \
+                    for (int w = 0; w < (1 << q->wbits); w++) {                                      \
+                        int i = (2 * w + 1) * h, ll = sgs_level1(i - h, n), lr = sgs_level1(i + h, n); \
+                        T *px = u + q->off + w * S;                                                  \
+                        const T *pl = u + g->par[q->par + ll] + sgs_within1(i - h, n, ll) * S;       \
+                        const T *pr = u + g->par[q->par + lr] + sgs_within1(i + h, n, lr) * S;       \
+                        if (inverse) {                                                               \
+                            _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = UNSURPLUS(px[a], pl[a], pr[a]); \
+                        } else {                                                                     \
+                            _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = SURPLUS(px[a], pl[a], pr[a]); \
+                        }                                                                            \
+                    }                                                                                \
+                }                                                                                    \
+            }                                                                                        \
+            cur = u;                                                                                 \
+        }                                                                                            \
+    }                                                                                                \
+    /* Tuned CPU with the dimensional shift: G grids src -> dst (dst may equal src), OpenMP over    \
+     * grids, two scratch grids per thread.  Returns 0, or -1 when out of memory. */                 \
+    static inline int sgs_cpu_shift_##SUF(const T *src, T *dst, long long G, const sgs_grid *g, int inverse, int threads) \
+    {                                                                                                \
+        int fail = 0;                                                                                \
+        if (threads < 1) threads = 1;                                                                \
+        _Pragma("omp parallel num_threads(threads) reduction(| : fail)")                             \
+        {                                                                                            \
+            T *tmp = (T *)malloc(2 * sizeof(T) * (size_t)g->npts);                                   \
+            if (!tmp) fail = 1;                                                                      \
+            else {                                                                                   \
+                _Pragma("omp for schedule(static)")                                                  \
+                for (long long t = 0; t < G; t++)                                                    \
+                    sgs_shift_grid_##SUF(src + t * g->npts, dst + t * g->npts, tmp, tmp + g->npts, g, inverse); \
+            }                                                                                        \
+            free(tmp);                                                                               \
+        }                                                                                            \
+        return fail ? -1 : 0;                                                                        \
     }
 
 SGS_DEFINE(float, f, sg_surplus, sg_unsurplus, sg_line_f)

@@ -609,6 +609,14 @@ static void fig_error(env *e, int argc, char **argv)
 /* C++ overloads of sparse.h's float/double functions, for the templates below. */
 static void sgs_cpu_t(const float *s, float *d, long long G, const sgs_grid *g, int inv, int th) { sgs_cpu_f(s, d, G, g, inv, th); }
 static void sgs_cpu_t(const double *s, double *d, long long G, const sgs_grid *g, int inv, int th) { sgs_cpu_d(s, d, G, g, inv, th); }
+static void sgs_cpu_shift_t(const float *s, float *d, long long G, const sgs_grid *g, int inv, int th)
+{
+    if (sgs_cpu_shift_f(s, d, G, g, inv, th)) DIE("out of host memory");
+}
+static void sgs_cpu_shift_t(const double *s, double *d, long long G, const sgs_grid *g, int inv, int th)
+{
+    if (sgs_cpu_shift_d(s, d, G, g, inv, th)) DIE("out of host memory");
+}
 static int sgs_ref_t(float *u, const sgs_grid *g, int inv) { return sgs_ref_f(u, g, inv); }
 static int sgs_ref_t(double *u, const sgs_grid *g, int inv) { return sgs_ref_d(u, g, inv); }
 
@@ -625,7 +633,7 @@ struct sparse_ctx {
     const T *d_in, *h_in;
     T *d_out, *h_out;
     long long G;
-    int inverse, threads;
+    int inverse, threads, shift;
 };
 template <typename T>
 static void run_sparse_gpu(void *p, cudaStream_t s)
@@ -637,7 +645,8 @@ template <typename T>
 static void run_sparse_cpu(void *p)
 {
     sparse_ctx<T> *c = (sparse_ctx<T> *)p;
-    sgs_cpu_t(c->h_in, c->h_out, c->G, c->g, c->inverse, c->threads);
+    if (c->shift) sgs_cpu_shift_t(c->h_in, c->h_out, c->G, c->g, c->inverse, c->threads);
+    else sgs_cpu_t(c->h_in, c->h_out, c->G, c->g, c->inverse, c->threads);
 }
 template <typename T>
 static void run_sparse_copy(void *p, cudaStream_t s)
@@ -658,7 +667,7 @@ static void fill_input_t(T *h, long long n, long long seed)
 }
 
 /* The correctness run of one batch: the tuned CPU equals the pole-wise reference on the first
- * grids bitwise; every GPU configuration equals the CPU bitwise on poisoned (NaN) output, in
+ * grids bitwise, the dimensional-shift CPU version equals it on all grids in both directions; every GPU configuration equals the CPU bitwise on poisoned (NaN) output, in
  * both directions; dehierarchization returns the input (float 2e-5, double 1e-13 |u|max).
  * Leaves the surpluses in d_out. */
 template <typename T>
@@ -677,7 +686,11 @@ static void verify_sparse(env *e, const sgs_grid *g, const sgs_dev *dv, int ndv,
         if (memcmp(t, h_cpu + i * g->npts, sizeof(T) * g->npts)) fail(e, "sparse cpu_tuned != pole-wise reference");
     }
     free(t);
+    sgs_cpu_shift_t(h_in, h_tmp, G, g, 0, e->threads);
+    if (memcmp(h_tmp, h_cpu, sizeof(T) * n)) fail(e, "sparse cpu_shift != cpu_tuned (hierarchization)");
     sgs_cpu_t(h_cpu, h_tmp, G, g, 1, e->threads);
+    sgs_cpu_shift_t(h_cpu, h_gpu, G, g, 1, e->threads);
+    if (memcmp(h_tmp, h_gpu, sizeof(T) * n)) fail(e, "sparse cpu_shift != cpu_tuned (dehierarchization)");
     double maxu = 0, err = 0, tol = sizeof(T) == 4 ? 2e-5 : 1e-13;
 #pragma omp parallel for reduction(max : maxu, err)
     for (long long i = 0; i < n; i++) {
@@ -760,16 +773,17 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
                      nconf > SPARSE_THREADS_N ? "computed offsets and offset table" : "computed offsets only (> 65536 points)");
         double best[2] = {0, 0}, cpu_pct[2] = {0, 0}, cpu_gbs[2] = {0, 0};
         int best_t[2] = {0, 0}, best_tab[2] = {0, 0};
+        const char *cpu_best[2] = {"none", "none"};
         for (int lg = maxlog % 3 + 18; lg <= maxlog; lg += 3) { /* input bytes 2^lg, 8x apart, up to 2^maxlog */
             long long G = (((long long)1 << lg) + g.npts * (long long)sizeof(T) - 1) / (g.npts * (long long)sizeof(T));
             if (e->nt_max) G = e->nt_max;
             double moved = 2.0 * G * g.npts * sizeof(T);
             verify_sparse<T>(e, &g, dv, nconf, G, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back);
-            sparse_ctx<T> x = {&g, dv, d_in, h_in, d_out, h_tmp, G, 0, e->threads};
+            sparse_ctx<T> x = {&g, dv, d_in, h_in, d_out, h_tmp, G, 0, e->threads, 0};
             bench_stats st = bench_gpu(run_sparse_copy<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
             double copy_gbs = moved / (st.median * 1e-3) / 1e9;
             int last = lg + 3 > maxlog || e->nt_max;
-            for (int impl = 0; impl < 2 * nconf + 3; impl++) { /* copy, GPU configurations x 2 directions, CPU x 2 */
+            for (int impl = 0; impl < 2 * nconf + 5; impl++) { /* copy, GPU configs x 2 directions, CPU 2 x 2 */
                 const char *name;
                 int threads = 0, cpu = impl > 2 * nconf;
                 if (impl == 0) { name = "copy"; }
@@ -784,9 +798,12 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
                     threads = dv[c].threads;
                     st = bench_gpu(run_sparse_gpu<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
                 } else {
-                    x.inverse = impl == 2 * nconf + 2;
+                    int c = impl - 2 * nconf - 1; /* 0, 1: lists; 2, 3: dimensional shift */
+                    x.inverse = c % 2;
+                    x.shift = c >= 2;
                     x.h_in = x.inverse ? h_cpu : h_in;
-                    name = x.inverse ? "cpu_tuned_inverse" : "cpu_tuned";
+                    name = x.shift ? (x.inverse ? "cpu_shift_inverse" : "cpu_shift")
+                                   : (x.inverse ? "cpu_tuned_inverse" : "cpu_tuned");
                     threads = e->threads;
                     st = bench_host(run_sparse_cpu<T>, &x, e->c.warmup, e->c.reps, e->c.batch);
                 }
@@ -804,14 +821,19 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
                     int inv = impl > nconf;
                     if (pct > best[inv]) { best[inv] = pct; best_t[inv] = threads; best_tab[inv] = x.dv->table; }
                 }
-                if (last && cpu) { cpu_pct[impl - 2 * nconf - 1] = pct; cpu_gbs[impl - 2 * nconf - 1] = gbs; }
+                if (last && cpu && pct > cpu_pct[x.inverse]) {
+                    cpu_pct[x.inverse] = pct;
+                    cpu_gbs[x.inverse] = gbs;
+                    cpu_best[x.inverse] = name;
+                }
             }
             if (e->nt_max) break;
         }
         datfile_meta(&d, "result", "d=%d n=%d at the largest batch: best gpu_sparse %.1f%% of copy (%d threads, %s), inverse "
-                                   "%.1f%% (%d threads, %s); cpu_tuned %.1f GB/s = %.1f%% of the host triad, inverse %.1f "
-                                   "GB/s = %.1f%%", dd, g.n, best[0], best_t[0], best_tab[0] ? "table" : "computed",
-                     best[1], best_t[1], best_tab[1] ? "table" : "computed", cpu_gbs[0], cpu_pct[0], cpu_gbs[1], cpu_pct[1]);
+                                   "%.1f%% (%d threads, %s); best CPU %s %.1f GB/s = %.1f%% of the host triad, inverse %s "
+                                   "%.1f GB/s = %.1f%%", dd, g.n, best[0], best_t[0], best_tab[0] ? "table" : "computed",
+                     best[1], best_t[1], best_tab[1] ? "table" : "computed", cpu_best[0], cpu_gbs[0], cpu_pct[0],
+                     cpu_best[1], cpu_gbs[1], cpu_pct[1]);
         fprintf(stderr, "sparse %s d=%d: gpu %.1f%% / %.1f%% of copy, cpu %.1f%% / %.1f%% of triad\n", prec, dd, best[0],
                 best[1], cpu_pct[0], cpu_pct[1]);
         for (int c = 0; c < nconf; c++) sgs_dev_free(dv + c);

@@ -130,6 +130,11 @@ static void check_grid(int d, int n)
     T_EQ_INT(m2, 0); /* level-wise lists == full grid restricted */
     T_EQ_INT(m3, 0); /* level-wise dehierarchization: back to the nodal values */
     T_EQ_INT(m4, 0); /* pole-wise dehierarchization */
+    memcpy(v, u, sizeof(double) * N);
+    T_EQ_INT(sgs_cpu_shift_d(v, v, 1, &g, 0, 1), 0);
+    long long m5 = 0;
+    for (long long i = 0; i < N; i++) m5 += v[i] != c[i];
+    T_EQ_INT(m5, 0); /* the dimensional shift variant == full grid restricted */
     if (m1 || m2 || m3 || m4) printf("  d=%d n=%d: mismatches ref %lld lists %lld inverse %lld ref-inverse %lld\n", d, n, m1, m2, m3, m4);
 
     /* float, random data in [1, 2): lists == reference bitwise, batched tuned == both, round trip */
@@ -144,6 +149,15 @@ static void check_grid(int d, int n)
         T_CHECK(!memcmp(fb, fc, sizeof(float) * N * G));
         memcpy(fc, fa, sizeof(float) * N * G);
         for (long long t = 0; t < G; t++) sgs_grid_f(fc + t * N, &g, inv);
+        T_CHECK(!memcmp(fb, fc, sizeof(float) * N * G));
+    }
+    /* the dimensional shift variant: == the lists bitwise, out of place and in place */
+    for (int inv = 0; inv < 2; inv++) {
+        sgs_cpu_f(fa, fb, G, &g, inv, 2);
+        T_EQ_INT(sgs_cpu_shift_f(fa, fc, G, &g, inv, 2), 0);
+        T_CHECK(!memcmp(fb, fc, sizeof(float) * N * G));
+        memcpy(fc, fa, sizeof(float) * N * G);
+        T_EQ_INT(sgs_cpu_shift_f(fc, fc, G, &g, inv, 2), 0);
         T_CHECK(!memcmp(fb, fc, sizeof(float) * N * G));
     }
     sgs_cpu_f(fa, fb, G, &g, 0, 2);
