@@ -83,7 +83,11 @@ static void run_setup(hm_run *r)
     r->ghost = (int *)run_alloc(r, rec * (size_t)r->pat->nrecv, "ghost cells");
     r->t = (int *)run_alloc(r, sizeof(int) * (size_t)(p->win.w * p->win.h), "the local perfect hash table");
     r->nb = (int *)run_alloc(r, sizeof(int) * 4 * (size_t)p->nown, "neighbours");
-    if (!r->gpu) { r->own = p->rec; return; }
+    if (!r->gpu) {
+        r->own = p->rec;
+        memset(r->nb, 0xFF, sizeof(int) * 4 * (size_t)p->nown); /* poison: -1 is no cell */
+        return;
+    }
 #ifdef DIST_NCCL
     r->own = (int *)run_alloc(r, rec * (size_t)p->nown, "owned cells");
     r->sidx = (int *)run_alloc(r, sizeof(int) * (size_t)r->pat->nsend, "ghost send list");
