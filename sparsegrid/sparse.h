@@ -56,6 +56,7 @@ typedef struct {
 
 typedef struct {
     int d, n;
+    int full, nk[SGS_MAXD];  /* full grid in subspace order: levels nk[j] (else a sparse grid) */
     int nsub;                /* subspaces */
     long long npts;          /* points per grid N */
     int *lev;                /* nsub x d level vectors, in storage order */
@@ -118,10 +119,34 @@ static inline int sgs_level_sum(const int *l, int d)
 }
 
 /* Builds the grid of level n in d dimensions; returns 0, or -1 with a message in err. */
-static inline int sgs_init(sgs_grid *g, int d, int n, char *err, size_t errsz)
+/* Is the level vector l kept?  Sparse: sum_j max(l_j, 1) <= n + d - 1; full: l_j <= nk[j]. */
+static inline int sgs_keep(const sgs_grid *g, const int *l)
+{
+    int bsum = 0;
+    for (int j = 0; j < g->d; j++) {
+        if (g->full && l[j] > g->nk[j]) return 0;
+        bsum += l[j] < 1 ? 1 : l[j];
+    }
+    return g->full || bsum <= g->n + g->d - 1;
+}
+
+/* Builds the sparse grid (nk == NULL: level n) or, in the same subspace order, the full grid
+ * with 2^nk[j] + 1 points in dimension j (n = max nk[j]; thesis Fig. 2.9: a full grid stored
+ * subspace by subspace).  Returns 0, or -1 with a message in err. */
+static inline int sgs_init_sel(sgs_grid *g, int d, int n, const int *nk, char *err, size_t errsz)
 {
     memset(g, 0, sizeof *g);
     if (d < 1 || d > SGS_MAXD) { snprintf(err, errsz, "d = %d: 1 to %d dimensions are supported", d, SGS_MAXD); return -1; }
+    if (nk) {
+        n = 0;
+        for (int j = 0; j < d; j++) {
+            if (nk[j] < 0 || nk[j] > SGS_MAXN) { snprintf(err, errsz, "level %d of dimension %d: 0 to %d are supported", nk[j], j, SGS_MAXN); return -1; }
+            n = nk[j] > n ? nk[j] : n;
+            g->nk[j] = nk[j];
+        }
+        g->full = 1;
+        if (n < 1) { snprintf(err, errsz, "a full grid of level 0 in every dimension has nothing to hierarchize"); return -1; }
+    }
     if (n < 1 || n > SGS_MAXN) { snprintf(err, errsz, "level n = %d: 1 to %d are supported", n, SGS_MAXN); return -1; }
     g->d = d;
     g->n = n;
@@ -135,10 +160,10 @@ static inline int sgs_init(sgs_grid *g, int d, int n, char *err, size_t errsz)
     int cnt = 0;
     for (int sum = 0; sum <= n * d; sum++)
         for (long long c = 0; c < cells; c++) {
-            int l[SGS_MAXD], bsum = 0;
+            int l[SGS_MAXD];
             long long r = c;
-            for (int j = 0; j < d; j++) { l[j] = (int)(r % (n + 1)); r /= n + 1; bsum += l[j] < 1 ? 1 : l[j]; }
-            if (sgs_level_sum(l, d) != sum || bsum > n + d - 1) continue;
+            for (int j = 0; j < d; j++) { l[j] = (int)(r % (n + 1)); r /= n + 1; }
+            if (sgs_level_sum(l, d) != sum || !sgs_keep(g, l)) continue;
             memcpy(all + (long long)cnt * d, l, sizeof(int) * d);
             cnt++;
         }
@@ -224,6 +249,16 @@ static inline int sgs_init(sgs_grid *g, int d, int n, char *err, size_t errsz)
     g->list_chunk[lists] = c;
     return 0;
 }
+/* The regular sparse grid with boundary of level n. */
+static inline int sgs_init(sgs_grid *g, int d, int n, char *err, size_t errsz)
+{
+    return sgs_init_sel(g, d, n, NULL, err, errsz);
+}
+/* The full grid with 2^nk[j] + 1 points in dimension j, in subspace order. */
+static inline int sgs_init_full(sgs_grid *g, int d, const int *nk, char *err, size_t errsz)
+{
+    return sgs_init_sel(g, d, 0, nk, err, errsz);
+}
 
 /* Offset in the grid of the point with full-grid indices idx[] (level n), or -1 when it is
  * not a sparse-grid point.  The generic map the reference and the tests use. */
@@ -254,6 +289,23 @@ static inline void sgs_point_index(const sgs_grid *g, int s, long long r, long l
         r >>= b;
         idx[j] = l[j] == 0 ? w << g->n : (2 * w + 1) << (g->n - l[j]);
     }
+}
+
+/* Full grids in subspace order: perm[i] = the offset of subspace-order point i in the plain
+ * full-grid layout (dimension 0 fastest, 2^nk[j] + 1 points in dimension j), so that
+ * sub[i] = full[perm[i]] converts a grid into subspace order and full[perm[i]] = sub[i] back. */
+static inline void sgs_full_perm(const sgs_grid *g, long long *perm)
+{
+    for (int s = 0; s < g->nsub; s++)
+        for (long long r = 0; r < g->off[s + 1] - g->off[s]; r++) {
+            long long idx[SGS_MAXD], o = 0, stride = 1;
+            sgs_point_index(g, s, r, idx);
+            for (int j = 0; j < g->d; j++) {
+                o += (idx[j] >> (g->n - g->nk[j])) * stride;
+                stride *= (1LL << g->nk[j]) + 1;
+            }
+            perm[g->off[s] + r] = o;
+        }
 }
 
 /* The neighbour offset of the point (a, c) of segment q at 1D index j (level n) along k. */
@@ -316,8 +368,8 @@ static inline const char *sgs_cpu_isa(void)
             for (int s = 0; s < g->nsub; s++) {                                                      \
                 const int *l = g->lev + (long long)s * d;                                            \
                 if (l[k] != 0) continue; /* a pole starts at its left boundary point */              \
-                int m = n + d - 1;                                                                   \
-                for (int j = 0; j < d; j++) if (j != k) m -= l[j] < 1 ? 1 : l[j];                    \
+                int m = g->full ? g->nk[k] : n + d - 1; /* the pole's level */                       \
+                for (int j = 0; j < d && !g->full; j++) if (j != k) m -= l[j] < 1 ? 1 : l[j];        \
                 for (long long r = 0; r < g->off[s + 1] - g->off[s]; r++) {                          \
                     long long idx[SGS_MAXD] = {0};                                                   \
                     sgs_point_index(g, s, r, idx);                                                   \

@@ -201,8 +201,62 @@ static void check_grid(int d, int n)
     sgs_free(&g);
 }
 
+/* A full grid in subspace order (thesis Fig. 2.9) == the plain full-grid layout, point for
+ * point: the permutation is a bijection, and hierarchizing in subspace order (lists, shift
+ * variant, pole-wise reference) equals hierarchizing the plain layout (the full-grid
+ * reference of hierarchize.h, d <= 4) and permuting, bitwise, both directions. */
+static void check_full(const char *dims)
+{
+    sg_geom fg;
+    sgs_grid g;
+    char err[200];
+    T_CHECK(sg_parse_dims(dims, &fg, err, sizeof err) == 0);
+    T_CHECK(sgs_init_full(&g, fg.d, fg.l, err, sizeof err) == 0);
+    long long N = g.npts;
+    T_EQ_INT(N, fg.size);
+    long long *perm = (long long *)malloc(sizeof(long long) * N);
+    char *seen = (char *)calloc(N, 1);
+    sgs_full_perm(&g, perm);
+    long long bad = 0;
+    for (long long i = 0; i < N; i++) {
+        if (perm[i] < 0 || perm[i] >= N || seen[perm[i]]) bad++;
+        else seen[perm[i]] = 1;
+    }
+    T_EQ_INT(bad, 0);
+    float *u = (float *)malloc(sizeof(float) * N), *a = (float *)malloc(sizeof(float) * N);
+    float *b = (float *)malloc(sizeof(float) * N), *c = (float *)malloc(sizeof(float) * N);
+    uint64_t st = 12345 + N;
+    for (long long i = 0; i < N; i++) u[i] = 1.0f + (float)(rnd(&st) >> 40) / (float)(1 << 24);
+    for (int inv = 0; inv < 2; inv++) {
+        memcpy(a, u, sizeof(float) * N);
+        sg_ref_tile_f(a, &fg, inv); /* plain layout, in place */
+        for (long long i = 0; i < N; i++) b[i] = u[perm[i]];
+        memcpy(c, b, sizeof(float) * N);
+        sgs_grid_f(b, &g, inv);
+        long long m = 0;
+        for (long long i = 0; i < N; i++) m += memcmp(&b[i], &a[perm[i]], sizeof(float)) != 0;
+        T_EQ_INT(m, 0);
+        memcpy(b, c, sizeof(float) * N);
+        T_EQ_INT(sgs_ref_f(b, &g, inv), 0);
+        m = 0;
+        for (long long i = 0; i < N; i++) m += memcmp(&b[i], &a[perm[i]], sizeof(float)) != 0;
+        T_EQ_INT(m, 0);
+        T_EQ_INT(sgs_cpu_shift_f(c, b, 1, &g, inv, 1), 0);
+        m = 0;
+        for (long long i = 0; i < N; i++) m += memcmp(&b[i], &a[perm[i]], sizeof(float)) != 0;
+        T_EQ_INT(m, 0);
+        if (m) printf("  full %s %s: %lld mismatches\n", dims, inv ? "inverse" : "forward", m);
+    }
+    free(u); free(a); free(b); free(c); free(perm); free(seen);
+    sgs_free(&g);
+}
+
 int main(void)
 {
+    /* full grids in subspace order: the shapes of test_sparsegrid_hier.c */
+    const char *full[] = {"3", "5", "1025", "3x3", "33x33", "17x5", "5x17", "65x3", "9x9x9", "3x5x9", "17x3x3",
+                          "9x9x5x5", "5x5x5x5", "3x9x3x5", "129x129"};
+    for (size_t i = 0; i < sizeof full / sizeof full[0]; i++) check_full(full[i]);
     /* d = 1..6, every n whose full grid stays below ~0.6 M points */
     static const int nmax[7] = {0, 10, 8, 5, 4, 3, 3};
     for (int d = 1; d <= 6; d++)
