@@ -118,12 +118,13 @@ __device__ inline void s2_collide(const s2_grid &g, uint32_t launch, const T *__
         T *rows = (T *)s2_smem, *cols = rows + g.rho;
         uint32_t bi, bj;
         if (!s2_map_block(&g, M, launch, blockIdx.x, blockIdx.y, &bi, &bj)) return;
+        const uint32_t sh = s2_row_shift(M); /* eq. (5): rows one cell lower */
         for (uint32_t t = threadIdx.y * g.rho + threadIdx.x; t < 2 * g.rho; t += g.rho * g.rho) {
-            uint32_t r = t < g.rho ? bi * g.rho + t : bj * g.rho + (t - g.rho);
+            uint32_t r = t < g.rho ? bi * g.rho + t + sh : bj * g.rho + (t - g.rho);
             if (r < g.n) (t < g.rho ? rows[t] : cols[t - g.rho]) = obj[r];
         }
         __syncthreads();
-        uint32_t i = bi * g.rho + threadIdx.y, j = bj * g.rho + threadIdx.x;
+        uint32_t i = bi * g.rho + threadIdx.y + sh, j = bj * g.rho + threadIdx.x;
         if (i >= g.n || j >= i) return;
         if (DIM == 3) hit = s2_hit3(*(const float4 *)&rows[threadIdx.y], *(const float4 *)&cols[threadIdx.x]);
         else hit = s2_hit1(*(const float2 *)&rows[threadIdx.y], *(const float2 *)&cols[threadIdx.x]);
@@ -225,7 +226,7 @@ static void s2_launch_all(const s2_job *jb, cudaStream_t st)
     if (jb->kernel == S2_K_COLLISION1D) smem = 2 * g.rho * sizeof(float2);
     if (s2_map_is_utm(M)) smem = 0;
     if (jb->kernel == S2_K_COARSE) {
-        if (!s2_map_is_utm(M) && M != S2_REC) k_write_coarse<M><<<dim3(g.gx[0], g.gy[0]), dim3(8, 8), 0, st>>>(g, (uint32_t *)jb->out);
+        if (!s2_map_is_utm(M) && M != S2_REC && !s2_map_is_strict(M)) k_write_coarse<M><<<dim3(g.gx[0], g.gy[0]), dim3(8, 8), 0, st>>>(g, (uint32_t *)jb->out);
         return;
     }
     for (uint32_t l = 0; l < g.nlaunch; l++) {
@@ -264,6 +265,7 @@ static void s2_run(void *ctx, cudaStream_t st)
     case S2_RECURSIVE_2D: s2_launch_all<S2_RECURSIVE_2D>(jb, st); break;
     case S2_UTM_PUBLISHED: s2_launch_all<S2_UTM_PUBLISHED>(jb, st); break;
     case S2_RECURSIVE_ABOVE: s2_launch_all<S2_RECURSIVE_ABOVE>(jb, st); break;
+    case S2_LAMBDA_STRICT: s2_launch_all<S2_LAMBDA_STRICT>(jb, st); break;
     }
     CHECK_LAUNCH();
 }
@@ -291,7 +293,7 @@ static int s2_occupancy_of(int k, uint32_t rho, int *regs)
     return nb;
 }
 
-static int s2_occupancy(int map, int k, uint32_t rho, int *regs)
+static inline int s2_occupancy(int map, int k, uint32_t rho, int *regs)
 {
     switch (map) {
     case S2_BB: return s2_occupancy_of<S2_BB>(k, rho, regs);
@@ -317,7 +319,7 @@ static unsigned long long s2_check_matrix(const void *mat, uint32_t n, int what,
 static unsigned long long s2_check_cover(const s2_grid *g, uint32_t *cnt, unsigned long long *d_wrong)
 {
     unsigned long long bad = 0;
-    for (int strict = 0; strict <= 1; strict++) {
+    for (int strict = s2_map_is_strict(g->map); strict <= 1; strict++) { /* eq. (5): j < i only */
         s2_job jb;
         memset(&jb, 0, sizeof jb);
         jb.g = *g;

@@ -122,17 +122,19 @@ enum {
     S2_UTM_PUBLISHED,/* UTM with the published float formula alone (no integer correction) */
     S2_RECURSIVE_ABOVE, /* recursive map "from above" (arXiv:1610.07394 III.A, approach 1): one
                         orthotope for the next power of two P >= m, blocks past m discarded */
+    S2_LAMBDA_STRICT,/* eq. (5): lambda without the diagonal, for the pair kernels (j < i only) */
     S2_NMAPS
 };
 
 /* The names used by --map, in enum order. */
-#define S2_MAP_NAMES "bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive lambda-exact-2d recursive-2d utm-published recursive-above"
+#define S2_MAP_NAMES "bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive lambda-exact-2d recursive-2d utm-published recursive-above lambda-strict"
 
 static inline const char *s2_map_name(int map)
 {
     static const char *names[S2_NMAPS] = {"bb", "rb", "rec", "utm", "lambda-sqrt", "lambda-newton",
                                           "lambda-rsqrt", "lambda-exact", "recursive", "lambda-exact-2d",
-                                          "recursive-2d", "utm-published", "recursive-above"};
+                                          "recursive-2d", "utm-published", "recursive-above",
+                                          "lambda-strict"};
     return map >= 0 && map < S2_NMAPS ? names[map] : "?";
 }
 
@@ -150,8 +152,16 @@ static inline int s2_map_of(const char *name)
  * row-major omega = by m' + bx, the idle blocks past T(m) and their test): README, issue 11. */
 static inline HD int s2_map_is_linear(int map)
 {
-    return map == S2_LAMBDA_EXACT || map == S2_RECURSIVE || map == S2_RECURSIVE_ABOVE;
+    return map == S2_LAMBDA_EXACT || map == S2_RECURSIVE || map == S2_RECURSIVE_ABOVE || map == S2_LAMBDA_STRICT;
 }
+
+/* Eq. (5) of Navarro et al.: "if the diagonal is not needed", i = floor(sqrt(1/4 + 2 omega) + 1/2),
+ * i.e. eq. (4)'s row plus one: the strict triangle j < i of side n is the triangle with
+ * diagonal of side n - 1, moved down one row.  In block space the move is one CELL row: the
+ * map covers m = ceil((n - 1) / rho) block rows with the blocks of lambda-exact and adds 1 to
+ * every thread's row (s2_row_shift).  It serves only the pair kernels (edm4d, collision*). */
+static inline HD int s2_map_is_strict(int map) { return map == S2_LAMBDA_STRICT; }
+static inline HD uint32_t s2_row_shift(int map) { return map == S2_LAMBDA_STRICT ? 1u : 0u; }
 
 /* UTM in thread space (both forms). */
 static inline HD int s2_map_is_utm(int map) { return map == S2_UTM || map == S2_UTM_PUBLISHED; }
@@ -400,6 +410,7 @@ static inline HD int s2_map_block(const s2_grid *g, int map, uint32_t launch, ui
     case S2_RECURSIVE_ABOVE: /* eq. (13) on the orthotope of P = 2^ceil(log2 m) >= m blocks */
         s2_recursive_pow2(g->rc_lhalf + 1, bx & (g->rc_half - 1), bx >> g->rc_lhalf, bi, bj);
         return *bi < g->m; /* rows past m: outside the domain, filtered (the approach's extra blocks) */
+    case S2_LAMBDA_STRICT: /* eq. (5): lambda-exact's blocks, the row shift is per cell */
     case S2_LAMBDA_EXACT: /* 1D grid of exactly T(m) blocks: omega = bx, no idle block */
         *bi = tri_rowcol32(bx, bj);
         return 1;
@@ -425,11 +436,11 @@ static inline HD int s2_map_cell(const s2_grid *g, int map, uint32_t launch, uin
     } else {
         uint32_t bi, bj;
         if (!s2_map_block(g, map, launch, bx, by, &bi, &bj)) return 0;
-        *i = bi * g->rho + ty;
+        *i = bi * g->rho + ty + s2_row_shift(map);
         *j = bj * g->rho + tx;
     }
     if (*i >= g->n) return 0;
-    return strict ? *j < *i : *j <= *i;
+    return strict || s2_map_is_strict(map) ? *j < *i : *j <= *i;
 }
 
 /* ---- the launch grid (host) ----------------------------------------------------------- */
@@ -538,6 +549,11 @@ static inline int s2_grid_make(s2_grid *g, int map, uint32_t n, uint32_t rho, ch
         g->gy[0] = 1;
         break;
     }
+    case S2_LAMBDA_STRICT:
+        if (n < 2) { snprintf(err, errsz, "lambda-strict needs n >= 2 (the strict triangle of n = 1 is empty)"); return 1; }
+        g->m = m = (n - 1 + rho - 1) / rho; /* the triangle with diagonal of side n - 1 */
+        g->nblocks_tri = (uint32_t)tri_number(m); /* then lambda-exact's 1D grid */
+        /* fall through */
     case S2_LAMBDA_EXACT:
         if (g->nblocks_tri > S2_MAX_GRID_X) {
             snprintf(err, errsz, "n=%u, rho=%u: T(m) = %u blocks exceed a 1D grid (2^31 - 1): use lambda-exact-2d or a larger rho",

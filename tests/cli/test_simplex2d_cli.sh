@@ -22,7 +22,7 @@ for bad in "--n=0" "--rho=3" "--rho=64" "--n=2000000" "--map=nope" "--bogus" "--
   [ "$(printf '%s\n' "$out" | grep -c '^error:')" -eq 1 ] || { echo "FAILED: '$bad' should print one error line"; printf '%s\n' "$out"; fail=1; }
 done
 # --layout: each cell (i, j), 0 <= j <= i < n, exactly once; nothing else
-for map in bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive; do
+for map in bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive lambda-exact-2d recursive-2d utm-published recursive-above; do
   for nr in "32 4" "37 4" "64 8" "33 1" "96 32"; do
     set -- $nr; n=$1; rho=$2
     [ $map = rec ] && [ $((n % rho)) -ne 0 ] && continue
@@ -34,6 +34,18 @@ for map in bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact rec
     [ "$res" = "$want" ] || { echo "FAILED: --layout --map=$map --n=$n --rho=$rho: cells/outside/duplicates = $res, want $want"; fail=1; }
   done
 done
+# eq. (5), lambda-strict: exactly the strict triangle j < i, and refused for kernels that need the diagonal
+for nr in "9 4" "37 4" "33 1" "65 32"; do
+  set -- $nr; n=$1; rho=$2
+  res=$("$prog" --layout --map=lambda-strict --n=$n --rho=$rho | awk -v n=$n '
+    /^#/ || /^i j/ { next }
+    { if ($1 >= n || $2 >= $1 || $2 < 0) bad++; if (seen[$1 " " $2]++) dup++; c++ }
+    END { print c + 0, bad + 0, dup + 0 }')
+  want="$((n * (n - 1) / 2)) 0 0"
+  [ "$res" = "$want" ] || { echo "FAILED: --layout --map=lambda-strict --n=$n --rho=$rho: $res, want $want"; fail=1; }
+done
+expect 2 "$prog" --map=lambda-strict --kernel=write >/dev/null
+expect 2 "$prog" --map=lambda-strict --kernel=dummy >/dev/null
 # header and columns of the layout output
 "$prog" --layout --map=bb --n=4 --rho=2 | grep -qx 'i j launch block thread' || { echo "FAILED: layout header"; fail=1; }
 # rec's layout uses several launches (the diagonal pass is launch 0)
