@@ -224,8 +224,8 @@ static inline void gpu_hash_neigh2d(void *p, cudaStream_t s)
 
 /* The strongest GPU sort baseline: key generation (k_bucket_keys1d) + CUB DeviceRadixSort
  * of the 32-bit bucket index with its int index over bits [0, end_bit) only, end_bit =
- * ceil(log2 m); CUB's Onesweep passes of 8 bits (ONESWEEP_RADIX_BITS in CUB's sm_90 tuning): ceil(end_bit / 8)
- * passes instead of the 8 of the 64-bit sort. */
+ * ceil(log2 m).  CUB's Onesweep digits are 8 bits (ONESWEEP_RADIX_BITS of its sm_90
+ * tuning): ceil(end_bit / 8) passes instead of the 8 of the 64-bit sort. */
 typedef struct {
     const double *x;
     int n, end_bit;
