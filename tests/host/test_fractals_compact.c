@@ -11,8 +11,9 @@
  *    cell, at those levels.
  *  - the automaton on compact storage (compact_ca_cell and compact_ca_cell_full) == the
  *    automaton on the embedded array, after every one of 6 steps, every fractal, r <= 5.
- *  - the parallel lambda (lambda_par: terms by thread, then summed) == nbb_fast_lambda and
- *    == eqs. 1-6 (lambda_map) on EVERY block while k^rb <= 2^22 (Sierpinski rb <= 13),
+ *  - the parallel lambda (lambda_par: terms by thread, then summed) == nbb_fast_lambda on
+ *    EVERY block while k^rb <= 3^16 (Sierpinski rb <= 16), == eqs. 1-6 (lambda_map) too
+ *    while k^rb <= 2^16,
  *    and on random blocks up to the largest rb whose grid the launches allow. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 
 #define EXHAUSTIVE_CELLS (1ull << 21)
 #define EXHAUSTIVE_BOX (1ull << 22)
-#define EXHAUSTIVE_BLOCKS (1ull << 22)
+#define EXHAUSTIVE_BLOCKS 43046721ull /* 3^16: Sierpinski r_b = 16 exhaustively */
 
 static void test_round_trip(const nbb_fractal *f)
 {
@@ -153,13 +154,14 @@ static void test_lambda_par(const nbb_fractal *f)
         if (fractal_pow((uint64_t)f->s, rb) > FRACTAL_MAX_N || gx >= FRACTAL_MAX_N) break;
         uint64_t bad = 0, bad_lit = 0, tried = 0;
         if (gx * gy <= EXHAUSTIVE_BLOCKS) {
+            tried = gx * gy;
+#pragma omp parallel for schedule(dynamic) reduction(+ : bad, bad_lit)
             for (uint64_t wy = 0; wy < gy; wy++)
                 for (uint64_t wx = 0; wx < gx; wx++) {
                     uint32_t px, py, fx, fy;
                     lambda_par(&F, rb, (uint32_t)wx, (uint32_t)wy, &px, &py);
                     nbb_fast_lambda(&F, rb, (uint32_t)wx, (uint32_t)wy, &fx, &fy);
                     bad += px != fx || py != fy;
-                    tried++;
                     if (gx * gy <= (1u << 16)) {
                         uint32_t lx, ly;
                         lambda_map(f, rb, (uint32_t)wx, (uint32_t)wy, &lx, &ly);
