@@ -1,6 +1,7 @@
 # simplex3d/experiments.mk -- one rule per figure; every .dat file is a real target.
 #   speedup (GPU):  I = T_bb / T_map over n, per kernel     -> simplex3d_speedup_<kernel>.dat
-#                   (write-coarse: ours, the coarsened write kernel, several configurations)
+#                   (*-coarse: ours, the coarsened kernels, several configurations;
+#                   _nlist: sizes around nb = 2^k + 1; _rho<R>: other block sides)
 #   layout (host):  one z-slice of each map's threads        -> simplex3d_layout_<map>.dat
 #   volume (host):  closed forms vs enumeration              -> simplex3d_volume_*.dat
 VOLUME_DATS := $(foreach v,bb m3 m search,$(RESDIR)/simplex3d_volume_$(v).dat)
@@ -13,7 +14,10 @@ run: $(VOLUME_DATS) \
      $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layout_$(m).dat) \
      $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
      $(RESDIR)/simplex3d_speedup_triplet.dat $(RESDIR)/simplex3d_speedup_write_perthread.dat \
-     $(RESDIR)/simplex3d_speedup_write_rho4.dat $(RESDIR)/simplex3d_speedup_write-coarse.dat
+     $(RESDIR)/simplex3d_speedup_write_rho4.dat $(RESDIR)/simplex3d_speedup_write-coarse.dat \
+     $(RESDIR)/simplex3d_speedup_write_nlist.dat $(RESDIR)/simplex3d_speedup_write_rho2.dat \
+     $(RESDIR)/simplex3d_speedup_write-coarse_rho4.dat $(RESDIR)/simplex3d_speedup_dummy-coarse.dat \
+     $(RESDIR)/simplex3d_speedup_triplet-coarse.dat
 
 # [NL] Fig. 7 / eq. 18-19 and [REC] sec. III.C: I vs n, each map, each kernel
 # (write-coarse, ours: the same maps, several map blocks per CUDA block, 16-byte stores)
@@ -27,6 +31,30 @@ $(RESDIR)/simplex3d_speedup_write_perthread.dat: simplex3d
 # the write sweep with blocks of 4^3 threads (8x more blocks for every map)
 $(RESDIR)/simplex3d_speedup_write_rho4.dat: simplex3d
 	./simplex3d $(RUNFLAGS) --kernel=write --rho=4 --out=$(RESDIR)
+
+# non-power-of-two sizes (rho = 8): nb = 2^k - 1, 2^k, 2^k + 1 for 2^k = 32 .. 512, where
+# recursive-o1 rounds nb up to 2^(k+1) and recursive-o1-below does not
+ifeq ($(QUICK),1)
+NLIST := 248,256,264,504,512,520
+else
+NLIST := 248,256,264,504,512,520,1016,1024,1032,2040,2048,2056,4088,4104
+endif
+$(RESDIR)/simplex3d_speedup_write_nlist.dat: simplex3d
+	./simplex3d $(RUNFLAGS) --kernel=write --nlist=$(NLIST) --out=$(RESDIR)
+
+# the write sweep with blocks of 2^3 threads (64x more blocks than rho = 8; to n = 1024)
+$(RESDIR)/simplex3d_speedup_write_rho2.dat: simplex3d
+	./simplex3d $(RUNFLAGS) --kernel=write --rho=2 --nmax=1024 --out=$(RESDIR)
+
+# write-coarse with rho = 4 map blocks (to n = 2048: bb's 1 G map blocks at n = 4096 take ~0.6 s a launch)
+$(RESDIR)/simplex3d_speedup_write-coarse_rho4.dat: simplex3d
+	./simplex3d $(RUNFLAGS) --kernel=write-coarse --rho=4 --nmax=2048 --out=$(RESDIR)
+
+# the coarsened dummy (to n = 2048) and triplet (to n = 1024) kernels, rho = 8
+$(RESDIR)/simplex3d_speedup_dummy-coarse.dat: simplex3d
+	./simplex3d $(RUNFLAGS) --kernel=dummy-coarse --nmax=2048 --out=$(RESDIR)
+$(RESDIR)/simplex3d_speedup_triplet-coarse.dat: simplex3d
+	./simplex3d $(RUNFLAGS) --kernel=triplet-coarse --nmax=1024 --out=$(RESDIR)
 
 # a layout picture: the threads of one map for small n (no GPU)
 $(RESDIR)/simplex3d_layout_%.dat: simplex3d
