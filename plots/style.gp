@@ -57,6 +57,18 @@ set style line 11 lc rgb '#7f7f7f' pt 14 dt 1   # recursive-log (3D, one launch 
 ls_recursive_log = 11
 set style line 12 lc rgb '#ff1493' pt 15 dt 2   # coarsened / tuned variants of ours
 ls_coarse = 12
+# simplex2d variants: the paper's 2D grids of our maps (same colour, dashed), UTM as published,
+# recursive "from above", lambda without the diagonal (eq. 5)
+set style line 50 lc rgb '#e377c2' pt 10 dt 2   # lambda-exact-2d
+ls_lambda_exact_2d = 50
+set style line 51 lc rgb '#17becf' pt 13 dt 2   # recursive-2d
+ls_recursive_2d = 51
+set style line 52 lc rgb '#d62728' pt 3  dt 3   # utm-published (no integer correction)
+ls_utm_published = 52
+set style line 53 lc rgb '#006400' pt 4  dt 1   # recursive-above
+ls_recursive_above = 53
+set style line 54 lc rgb '#8b008b' pt 8  dt 1   # lambda-strict (eq. 5)
+ls_lambda_strict = 54
 # tensor-core variants
 set style line 13 lc rgb '#1f77b4' pt 5  dt 1   # tc-v1
 ls_tc_v1 = 13
