@@ -4,7 +4,9 @@
  *     of T / P blocks each (equal work: max - min <= 1 block);
  *  2. through lambda-exact, every cell (i, j) of the triangle 0 <= j <= i < n is the image of
  *     exactly one local element of exactly one rank, and no element maps outside it
- *     (s2_split_cell returns 0 there), for n not a multiple of rho too;
+ *     (s2_split_cell returns 0 there), for n not a multiple of rho too; element e holds cell
+ *     (i, j) at e = (omega - w0) rho^2 + (i mod rho) rho + j mod rho, omega = T(i / rho) + j / rho
+ *     (checked through that inverse, which does not use lambda);
  *  3. at n = 300000, rho = 16 (the 2-GPU size): T < 2^32 (lambda-exact's range) and the two
  *     ranks' blocks differ by at most one. */
 #include <stdlib.h>
@@ -26,7 +28,9 @@ static void check_cover(uint32_t n, uint32_t rho, int P)
         for (uint64_t e = 0; e < (w1 - w0) * rho * rho; e++) {
             uint32_t i, j;
             if (!s2_split_cell(w0, e, rho, n, &i, &j)) { outside++; continue; }
-            if (i >= n || j > i) bad_cell++;
+            /* the layout, by the inverse: block (i / rho, j / rho) is omega = T(i / rho) + j / rho */
+            uint64_t back = (tri_number(i / rho) + j / rho - w0) * rho * rho + (i % rho) * rho + j % rho;
+            if (i >= n || j > i || back != e) bad_cell++;
             else hit[(size_t)i * n + j]++;
         }
     }
