@@ -39,6 +39,7 @@ out=$(expect 2 hashmesh/hashmesh --quick --max-log2=24); one_line "hashmesh --qu
 out=$(expect 2 common/bandwidth --reps=0); one_line "bandwidth --reps=0" 'reps=0' "$out"
 out=$(expect 2 simplex2d/simplex2d --reps=0); one_line "simplex2d --reps=0" 'reps=0' "$out"
 out=$(expect 2 fractals/fractals --describe --draw); one_line "fractals --describe --draw" 'exclusive' "$out"
+out=$(expect 2 simplex3d/volume --quick --nmax=4096); one_line "volume --quick --nmax=4096" 'at most 1024' "$out"
 out=$(expect 2 common/bandwidth --max-mib=0); one_line "bandwidth --max-mib=0" 'out of range \[1, 65536\]' "$out"
 
 # ---- volume: only the options it uses
