@@ -55,6 +55,8 @@ ls_recursive = 10
 ls_recursive_o1 = 10
 set style line 11 lc rgb '#7f7f7f' pt 14 dt 1   # recursive-log (3D, one launch per sub-cube)
 ls_recursive_log = 11
+set style line 55 lc rgb '#0b6e4f' pt 6  dt 1   # recursive-o1-below (3D, ours: any nb from below)
+ls_recursive_o1_below = 55
 set style line 12 lc rgb '#ff1493' pt 15 dt 2   # coarsened / tuned variants of ours
 ls_coarse = 12
 # simplex2d variants: the paper's 2D grids of our maps (same colour, dashed), UTM as published,
