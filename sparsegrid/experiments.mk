@@ -4,7 +4,7 @@ run: $(RESDIR)/sparsegrid_fig5_1_2d.dat $(RESDIR)/sparsegrid_fig5_2_3d.dat \
      $(RESDIR)/sparsegrid_fig5_3_4d.dat $(RESDIR)/sparsegrid_figx1_bandwidth.dat \
      $(RESDIR)/sparsegrid_figx2_error.dat $(RESDIR)/sparsegrid_figx3_tune.dat \
      $(RESDIR)/sparsegrid_figx4_sparse_float.dat $(RESDIR)/sparsegrid_figx4_sparse_double.dat \
-     $(RESDIR)/sparsegrid_figx5_sparse_error.dat
+     $(RESDIR)/sparsegrid_figx5_sparse_error.dat $(RESDIR)/sparsegrid_figx6_progressive.dat
 
 # Fig. 5.1: 2D tiles 33x33, Nt = 1..7000 (log-spaced subset)
 $(RESDIR)/sparsegrid_fig5_1_2d.dat: sparsegrid
@@ -32,3 +32,6 @@ $(RESDIR)/sparsegrid_figx4_sparse_double.dat: sparsegrid
 # beyond the thesis: error vs points of real sparse grids and full grids, fitted rates (host only)
 $(RESDIR)/sparsegrid_figx5_sparse_error.dat: sparsegrid
 	./sparsegrid $(RUNFLAGS) --fig=sparse-error --out=$(RESDIR)
+# thesis Fig. 2.5: progressive reconstruction from a subspace-ordered stream (host only)
+$(RESDIR)/sparsegrid_figx6_progressive.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=progressive --out=$(RESDIR)

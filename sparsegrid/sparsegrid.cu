@@ -21,6 +21,9 @@
  *                                                   -> sparsegrid_figx4_sparse_<precision>.dat
  *   --fig=sparse-error  (host only) error vs points of real sparse grids and full grids,
  *        d = 2..5, with fitted rates                -> sparsegrid_figx5_sparse_error.dat
+ *   --fig=progressive  (host only) thesis Fig. 2.5: a full grid sent subspace by subspace
+ *        (coarse to fine), error vs bytes received, pictures at three stages
+ *                            -> sparsegrid_figx6_progressive.dat, ..._progressive_pictures.dat
  * Every configuration is verified before it is timed: the tuned CPU result equals the
  * float scalar reference bitwise (and the double reference within 1e-5), both GPU versions
  * equal the CPU bitwise (outputs poisoned with NaN first), and dehierarchization (fused
@@ -948,6 +951,111 @@ static void fig_sparse_error(env *e, int argc, char **argv)
     datfile_commit(&d);
 }
 
+/* ---------------------------- progressive reconstruction (thesis Fig. 2.5, section 2.3) */
+
+/* A "real-looking" field with sharp features on [0,1]^d (d = 2, 3): a smooth bump, a plateau
+ * with a sharp rim (a disc / ball), a step across a slanted plane and a gentle wave. */
+static double f_sharp(const double *x, int d)
+{
+    static const double disc[3] = {0.65, 0.35, 0.5}, bump[3] = {0.3, 0.6, 0.5};
+    double r2 = 0, b2 = 0;
+    for (int j = 0; j < d; j++) {
+        r2 += (x[j] - disc[j]) * (x[j] - disc[j]);
+        b2 += (x[j] - bump[j]) * (x[j] - bump[j]);
+    }
+    return 0.5 * exp(-b2 / 0.02) + (r2 < 0.18 * 0.18 ? 0.8 : 0.0) + (x[1] > 0.2 + 0.3 * x[0] ? 0.3 : 0.0) +
+           0.15 * sin(12 * x[0] + 5 * x[1]);
+}
+
+/* The thesis's Fig. 2.5 scenario: a full grid hierarchized into subspace order (coarse to fine
+ * by |l|_1, sparse.h), sent subspace by subspace as float32; after each received subspace the
+ * receiver dehierarchizes what it has (missing surpluses = 0).  Error at the grid points vs
+ * bytes received, for the smooth f_test and f_sharp in 2D (257^2) and 3D (33^3); pictures of
+ * the 2D sharp field at three stages and complete (every 4th point).  Host only. */
+static void fig_progressive(env *e, int argc, char **argv)
+{
+    dat_meta m = dat_meta_of("sparsegrid", "Fig. 2.5 of the thesis: progressive reconstruction from a subspace-ordered stream",
+                             argc, argv, "none (host only)", &e->c);
+    datfile d, p;
+    e->d = &d;
+    datfile_open(&d, e->c.out, "sparsegrid_figx6_progressive.dat", &m);
+    datfile_meta(&d, "stream", "surpluses of a full grid in subspace order (coarse to fine by |l|_1), float32; after each "
+                               "subspace the receiver dehierarchizes with the missing surpluses = 0");
+    datfile_meta(&d, "functions", "smooth: exp(-|x - 0.3|^2); sharp: bump + disc/ball plateau with a sharp rim + step "
+                                  "across a slanted plane + wave (f_sharp)");
+    datfile_columns(&d, "function d grid_points subspaces_received bytes_received bytes_total fraction err_max err_rms");
+    dat_meta mp = dat_meta_of("sparsegrid", "Fig. 2.5 of the thesis: progressive reconstruction, pictures", argc, argv,
+                              "none (host only)", &e->c);
+    datfile_open(&p, e->c.out, "sparsegrid_figx6_progressive_pictures.dat", &mp);
+    datfile_meta(&p, "grid", "2D sharp field, 257 x 257 points, every 4th point in each direction");
+    datfile_columns(&p, "stage bytes_received fraction x y value");
+    for (int dd = 2; dd <= 3; dd++)
+        for (int fn = 0; fn < 2; fn++) {
+            int nk[SGS_MAXD] = {0};
+            for (int j = 0; j < dd; j++) nk[j] = dd == 2 ? (e->c.quick ? 6 : 8) : (e->c.quick ? 4 : 5);
+            sgs_grid g;
+            char err[200];
+            if (sgs_init_full(&g, dd, nk, err, sizeof err)) DIE("%s", err);
+            long long N = g.npts;
+            double *u = (double *)malloc(sizeof(double) * N), *c = (double *)malloc(sizeof(double) * N),
+                   *r = (double *)malloc(sizeof(double) * N);
+            if (!u || !c || !r) DIE("out of host memory");
+            for (int s = 0; s < g.nsub; s++) /* nodal values, in subspace order */
+                for (long long q = 0; q < g.off[s + 1] - g.off[s]; q++) {
+                    long long idx[SGS_MAXD];
+                    double x[SGS_MAXD];
+                    sgs_point_index(&g, s, q, idx);
+                    for (int j = 0; j < dd; j++) x[j] = (double)idx[j] / (double)(1LL << g.n);
+                    u[g.off[s] + q] = fn ? f_sharp(x, dd) : f_test(x, dd);
+                }
+            memcpy(c, u, sizeof(double) * N);
+            sgs_cpu_d(c, c, 1, &g, 0, 1);
+            for (long long i = 0; i < N; i++) c[i] = (double)(float)c[i]; /* sent as float32 */
+            const double stage_at[3] = {1.0 / 64, 1.0 / 16, 1.0 / 4};
+            int stage = 0;
+            for (int s = 1; s <= g.nsub; s++) {
+                long long got = g.off[s];
+                memcpy(r, c, sizeof(double) * got);
+                memset(r + got, 0, sizeof(double) * (N - got));
+                sgs_cpu_d(r, r, 1, &g, 1, 1);
+                double emax = 0, e2 = 0;
+                for (long long i = 0; i < N; i++) {
+                    double a = fabs(r[i] - u[i]);
+                    emax = fmax(emax, a);
+                    e2 += a * a;
+                }
+                double frac = (double)got / N;
+                datfile_row(&d, "%s %d %lld %d %lld %lld %.6f %.6e %.6e", fn ? "sharp" : "smooth", dd, N, s, 4 * got,
+                            4 * N, frac, emax, sqrt(e2 / N));
+                /* pictures: the last subspace boundary at or below each stage fraction, and complete */
+                int take = dd == 2 && fn == 1 &&
+                           (s == g.nsub || (stage < 3 && frac <= stage_at[stage] && (double)g.off[s + 1] / N > stage_at[stage]));
+                if (take) {
+                    long long *perm = (long long *)malloc(sizeof(long long) * N);
+                    double *img = (double *)malloc(sizeof(double) * N);
+                    if (!perm || !img) DIE("out of host memory");
+                    sgs_full_perm(&g, perm);
+                    for (long long i = 0; i < N; i++) img[perm[i]] = r[i];
+                    long long np = (1LL << g.n) + 1;
+                    for (long long y = 0; y < np; y += 4)
+                        for (long long x = 0; x < np; x += 4)
+                            datfile_row(&p, "%d %lld %.6f %.4f %.4f %.4g", s == g.nsub ? 3 : stage, 4 * got, frac,
+                                        (double)x / (np - 1), (double)y / (np - 1), img[y * np + x]);
+                    free(perm);
+                    free(img);
+                    if (s < g.nsub) stage++;
+                }
+            }
+            fprintf(stderr, "progressive %s d=%d: %lld points, %d subspaces\n", fn ? "sharp" : "smooth", dd, N, g.nsub);
+            free(u);
+            free(c);
+            free(r);
+            sgs_free(&g);
+        }
+    datfile_commit(&d);
+    datfile_commit(&p);
+}
+
 int main(int argc, char **argv)
 {
     env e;
@@ -957,7 +1065,7 @@ int main(int argc, char **argv)
     long long nt_max = 0;
     arg_opt opts[] = {
         COMMON_ARGS(e.c),
-        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth tune error sparse sparse-error"},
+        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth tune error sparse sparse-error progressive"},
         {"sparse-d", ARG_INT, &e.sparse_d, "sparse: only this dimension (0: d = 2..6)", 0, SGS_MAXD, NULL},
         {"precision", ARG_CHOICE, &precision, "sparse: float or double", 0, 0, "float double"},
         {"threads", ARG_INT, &e.threads, "CPU threads of cpu_tuned (0: all processors)", 0, 1024, NULL},
@@ -978,6 +1086,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(fig, "sparse-error")) { /* host only */
         fig_sparse_error(&e, argc, argv);
+        return 0;
+    }
+    if (!strcmp(fig, "progressive")) { /* host only */
+        fig_progressive(&e, argc, argv);
         return 0;
     }
     device_require(e.c.device, 7, 5);
