@@ -8,7 +8,9 @@
  *
  * Files are text; blank lines and lines starting with '#' are ignored everywhere.
  *   KEYS     `keys1d DMIN`, then one key per line.  DMIN: the minimum spacing of the keys
- *            (eq. 2.13: bucket = floor((x - min) / DMIN)); two keys in one bucket are an error.
+ *            (eq. 2.13: bucket = floor((x - min) / DMIN)); two keys in one bucket are an error
+ *            (with a DMIN that is not a power of two, keys exactly DMIN apart can round into
+ *            one bucket: give a DMIN slightly below the true spacing).
  *            FILE: one line per key in ascending order, `index key` (0-based input index).
  *   OLD/NEW  2D AMR meshes in the format of hashmesh/neighbors (`amr2d NX NY LEVMAX`, then
  *            `i j level` per cell), over the same domain (same header).
@@ -155,7 +157,8 @@ static void op_sort(const char *in, const outfile *of, int gpu)
     for (long i = 0; i < n; i++) { /* Listing 1's write, checked: a perfect hash has no collision */
         long b = hash_bucket1d(x[i], x[lo], dmin);
         if (t[b] >= 0)
-            DIE_USAGE("%s:%ld: key %.17g shares a bucket with the key on line %ld (%.17g): they are closer than DMIN = %g",
+            DIE_USAGE("%s:%ld: key %.17g shares a bucket with the key on line %ld (%.17g): closer than DMIN = %g (keys "
+                      "exactly DMIN apart can round into one bucket: give a DMIN slightly below the spacing)",
                       in, line[i], x[i], line[t[b]], x[t[b]], dmin);
         t[b] = (int)i;
     }
