@@ -66,7 +66,7 @@ if [ $rc -eq 77 ]; then
   [ -s $tmp/so ] && cli_fail "SKIP written to stdout: $(cat $tmp/so)"
   grep -q '^SKIP: no NVIDIA GPU/driver found' $tmp/se || cli_fail "SKIP line: $(cat $tmp/se)"
   make -s --no-print-directory run DIRS=common >$tmp/run.out 2>&1 && cli_fail "make run without a GPU exited 0"
-  last=$(grep -v '^make: \*\*\*' $tmp/run.out | tail -n 1)
+  last=$(grep -Ev '^make(\[[0-9]+\])?: \*\*\*' $tmp/run.out | tail -n 1)  # make's own trailer (make[N] when nested)
   printf '%s\n' "$last" | grep -q 'make plots DATA=ref' || cli_fail "make run without a GPU ends with: $last"
 elif [ $rc -ne 0 ]; then cli_fail "bandwidth --check-device -> exit $rc"; fi
 
