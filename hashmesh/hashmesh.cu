@@ -1341,7 +1341,13 @@ static void measure_levmax(const cfg *r, int L, datfile *d)
     if (c.err) FAIL(d, "k-D tree query failed (levmax %d)", L);
     check_ints(d, got, ref, 4 * n, "corner mesh: compact hash vs k-D tree");
     put_row_mem(d, "%.0f", L, n, "kdtree", kd2_bytes(n), time_host(h_kd_neigh2d, &c, r));
-    if (r->threads > 1) put_row_mem(d, "%.0f", L, n, "kdtree_omp", kd2_bytes(n), time_host(h_kd_neigh2d_omp, &c, r));
+    if (r->threads > 1) {
+        memset(got, 0xAB, sizeof(int) * 4 * n);
+        h_kd_neigh2d_omp(&c);
+        if (c.err) FAIL(d, "k-D tree query failed (levmax %d)", L);
+        check_ints(d, got, ref, 4 * n, "corner mesh: compact hash vs k-D tree on all cores");
+        put_row_mem(d, "%.0f", L, n, "kdtree_omp", kd2_bytes(n), time_host(h_kd_neigh2d_omp, &c, r));
+    }
     if (c.err) FAIL(d, "k-D tree query failed (levmax %d)", L);
     kd2_free(&kd);
     free(boxes);
