@@ -70,9 +70,10 @@ int main(int argc, char **argv)
     /* the input's and output's problems are bad input too (exit 2), found before any work */
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp) DIE_USAGE("--out path too long");
-    const char *ins[] = {in, tmp};
+    const char *ins[] = {in};
     fileio_check_size(in, max_mb * 1000000);
-    fileio_check_out(out, ins, 2);
+    fileio_check_out(out, ins, 1);
+    fileio_check_out(tmp, ins, 1); /* FILE.tmp, written first, must not be MESH either */
     int gpu = !strcmp(backend, "gpu");
     if (gpu) device_require(device, 7, 5);
 

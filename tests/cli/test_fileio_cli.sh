@@ -31,6 +31,10 @@ done
 cmp -s $tmp/m.txt $tmp/orig.txt || cli_fail "--in=m.txt --out=./m.txt changed the input"
 out=$(expect 2 timeout 5 $nb --in=$tmp/link.txt --out=$tmp/m.txt); one_line "input via a symlink" 'same file' "$out"
 cmp -s $tmp/m.txt $tmp/orig.txt || cli_fail "--in=link --out=target changed the input"
+# the temporary file FILE.tmp (written first, then renamed) must not be the input either
+cp $tmp/orig.txt $tmp/x.txt.tmp
+out=$(expect 2 timeout 5 $nb --in=$tmp/x.txt.tmp --out=$tmp/x.txt); one_line "--out=FILE with --in=FILE.tmp" 'same file' "$out"
+cmp -s $tmp/x.txt.tmp $tmp/orig.txt || cli_fail "--in=FILE.tmp --out=FILE changed the input"
 
 # ---- outputs that cannot be written: exit 2, one line, nothing created
 out=$(expect 2 timeout 5 $nb --in=$tmp/m.txt --out=/dev/null); one_line "--out=/dev/null" 'cannot write' "$out"
