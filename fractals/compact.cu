@@ -63,6 +63,69 @@ static uint32_t embedded_rho(int s, uint32_t n)
     return rho;
 }
 
+static unsigned long long read_sum(unsigned long long *d, cudaStream_t stream) { return read_wrong(d, stream); }
+
+/* sw and rd on compact storage at one level: verify, then time, then one row each.  sw:
+ * d_s[0] poisoned with 0, one write, every byte must be FRACTAL_SW_VALUE.  rd: d_s[1] holds
+ * fractal_rd_value(x, y) of each cell; the sum must equal a grid-stride sum and, where the
+ * embedded array fits (E), the embedded lambda rd over the same values.  Returns 1 on a
+ * mismatch (data file discarded). */
+static int sw_rd(compact_state *S, embedded_state *E, uint64_t cells, const common_opts *c, cudaStream_t stream,
+                 unsigned long long *d_wrong, const char *label, datfile *d, const nbb_fractal *f)
+{
+    const compact_launch &P = S->P;
+    const int grid = GRID_STRIDE_BLOCKS(8);
+    CHECK_CUDA(cudaMemsetAsync(S->d_s[0], 0, cells, stream)); /* poison: 0 != FRACTAL_SW_VALUE */
+    compact_sw(S, stream);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemsetAsync(d_wrong, 0, sizeof *d_wrong, stream));
+    k_compact_count_not<<<grid, 256, 0, stream>>>(S->d_s[0], cells, (uint8_t)FRACTAL_SW_VALUE, d_wrong);
+    CHECK_LAUNCH();
+    unsigned long long w = read_wrong(d_wrong, stream);
+    if (w) {
+        fprintf(stderr, "error: %s: sw left %llu compact cells unwritten\n", label, w);
+        datfile_discard(d);
+        return 1;
+    }
+    k_compact_init_rd<<<P.blocks, P.threads, 0, stream>>>(P, S->d_s[1], (uint64_t)c->seed);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemsetAsync(d_wrong, 0, sizeof *d_wrong, stream));
+    k_compact_sum_check<<<grid, 256, 0, stream>>>(S->d_s[1], cells, d_wrong);
+    CHECK_LAUNCH();
+    unsigned long long want = read_sum(d_wrong, stream), got, emb_sum = 0;
+    CHECK_CUDA(cudaMemsetAsync(S->d_sum, 0, sizeof *S->d_sum, stream));
+    compact_rd(S, stream);
+    CHECK_LAUNCH();
+    got = read_sum(S->d_sum, stream);
+    if (E) { /* the same values embedded, summed through the lambda map (k_rd) */
+        CHECK_CUDA(cudaMemsetAsync(E->d_e[0], 0, (size_t)E->n * E->n, stream));
+        k_compact_scatter<<<P.blocks, P.threads, 0, stream>>>(P, S->d_s[1], E->d_e[0]);
+        CHECK_LAUNCH();
+        CHECK_CUDA(cudaMemsetAsync(d_wrong, 0, sizeof *d_wrong, stream));
+        k_rd<lambda_map_t><<<E->m.grid, E->m.block, 0, stream>>>(E->m, E->d_e[0], E->n, d_wrong);
+        CHECK_LAUNCH();
+        emb_sum = read_sum(d_wrong, stream);
+    }
+    if (got != want || want < cells || (E && emb_sum != got)) { /* every value is >= 1 */
+        fprintf(stderr, "error: %s: rd sum %llu, grid-stride sum %llu, embedded lambda sum %llu (%s)\n", label, got, want,
+                emb_sum, E ? "compared" : "not run");
+        datfile_discard(d);
+        return 1;
+    }
+    bench_stats st[2] = {bench_gpu(compact_sw, S, stream, c->warmup, c->reps, c->batch),
+                         bench_gpu(compact_rd, S, stream, c->warmup, c->reps, c->batch)};
+    const char *names[2] = {"sw", "rd"}, *ver[2] = {"all-set", E ? "embedded" : "sum-check"};
+    for (int t = 0; t < 2; t++) {
+        if (bench_warn_spread(label, st[t]))
+            datfile_meta(d, "warning", "spread %.0f%% for %s %s compact", 100 * bench_spread(st[t]), label, names[t]);
+        datfile_row(d, "%s %d %d %d %u %llu %s compact 0 %llu %.6f %.6f %.6f %.4f %s 1 %d", f->name, f->k, f->s, P.C.r,
+                    P.C.n, (unsigned long long)cells, names[t], (unsigned long long)cells, st[t].median, st[t].min,
+                    st[t].max, st[t].median * 1e6 / (double)cells, ver[t], st[t].batch);
+        fprintf(stderr, "  %s %.4f ms", names[t], st[t].median);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     common_opts c = common_opts_default();
@@ -107,8 +170,9 @@ int main(int argc, char **argv)
 
     cudaStream_t stream;
     CHECK_CUDA(cudaStreamCreate(&stream));
-    unsigned long long *d_wrong;
+    unsigned long long *d_wrong, *d_sum;
     CHECK_CUDA(cudaMalloc(&d_wrong, sizeof *d_wrong));
+    CHECK_CUDA(cudaMalloc(&d_sum, sizeof *d_sum));
 
     dat_meta meta = dat_meta_of("compact", "ca on compact storage (k^r cells) vs embedded (n^2), beyond the thesis (section 7)",
                                 argc, argv, gpu, &c);
@@ -116,18 +180,20 @@ int main(int argc, char **argv)
     char fname[96];
     snprintf(fname, sizeof fname, "fractals_compact_%s.dat", f->name);
     datfile_open(&d, c.out, fname, &meta);
-    datfile_meta(&d, "columns", "one ca step (B3/S23, only fractal cells count); storage = compact (k^r bytes per state, "
-                                "neighbours via the inverse map) or embedded (n^2 bytes per state, lambda map); "
-                                "state_bytes = both ping-pong states; ns_per_cell = median / k^r; verified: embedded = equal "
-                                "to the embedded ca after every one of `steps` steps, full-inverse = one step equal to the "
-                                "O(r)-inverse evaluation");
-    datfile_columns(&d, "fractal k s r n cells storage rho state_bytes median_ms min_ms max_ms ns_per_cell verified steps batch");
+    datfile_meta(&d, "columns", "test ca = one automaton step (B3/S23, only fractal cells count), sw = write every cell, "
+                                "rd = sum every cell; storage = compact (k^r bytes per array; ca: neighbours via the inverse "
+                                "map; sw/rd: no map) or embedded (n^2 bytes per array, lambda map; ca only); state_bytes = "
+                                "the arrays the test uses (ca: both ping-pong states); ns_per_cell = median / k^r; verified: "
+                                "embedded = equal to the embedded ca after every one of `steps` steps (rd: equal to the "
+                                "embedded lambda rd), full-inverse = one step equal to the O(r)-inverse evaluation, "
+                                "sum-check = rd equal to a grid-stride sum, all-set = sw wrote every byte");
+    datfile_columns(&d, "fractal k s r n cells test storage rho state_bytes median_ms min_ms max_ms ns_per_cell verified steps batch");
 
     for (int r = rmin; r <= top; r++) {
         if (compact_launch_init(&P, f, r, err, sizeof err)) DIE("%s", err);
         uint64_t cells = fractal_pow((uint64_t)f->k, r);
         uint64_t n = P.C.n, ecells = n * n;
-        compact_state S = {P, {NULL, NULL}, 0};
+        compact_state S = {P, {NULL, NULL}, 0, d_sum};
         CHECK_CUDA(cudaMalloc(&S.d_s[0], cells));
         CHECK_CUDA(cudaMalloc(&S.d_s[1], cells));
         CHECK_CUDA(cudaMemsetAsync(S.d_s[1], 0xAB, cells, stream)); /* poison: not a state value */
@@ -191,7 +257,7 @@ int main(int argc, char **argv)
         /* (4) timing */
         bench_stats st = bench_gpu(compact_step, &S, stream, c.warmup, c.reps, c.batch);
         if (bench_warn_spread(label, st)) datfile_meta(&d, "warning", "spread %.0f%% for %s compact", 100 * bench_spread(st), label);
-        datfile_row(&d, "%s %d %d %d %llu %llu compact 0 %llu %.6f %.6f %.6f %.4f %s %d %d", f->name, f->k, f->s, r,
+        datfile_row(&d, "%s %d %d %d %llu %llu ca compact 0 %llu %.6f %.6f %.6f %.4f %s %d %d", f->name, f->k, f->s, r,
                     (unsigned long long)n, (unsigned long long)cells, (unsigned long long)(2 * cells), st.median, st.min,
                     st.max, st.median * 1e6 / (double)cells, verified, vsteps, st.batch);
         fprintf(stderr, "%s r=%2d cells=%-12llu compact %.4f ms (%.3f ns/cell, %s)", f->name, r, (unsigned long long)cells,
@@ -199,10 +265,13 @@ int main(int argc, char **argv)
         if (emb) {
             bench_stats se = bench_gpu(embedded_step, &E, stream, c.warmup, c.reps, c.batch);
             if (bench_warn_spread(label, se)) datfile_meta(&d, "warning", "spread %.0f%% for %s embedded", 100 * bench_spread(se), label);
-            datfile_row(&d, "%s %d %d %d %llu %llu embedded %u %llu %.6f %.6f %.6f %.4f %s %d %d", f->name, f->k, f->s, r,
+            datfile_row(&d, "%s %d %d %d %llu %llu ca embedded %u %llu %.6f %.6f %.6f %.4f %s %d %d", f->name, f->k, f->s, r,
                         (unsigned long long)n, (unsigned long long)cells, rho, (unsigned long long)(2 * ecells), se.median,
                         se.min, se.max, se.median * 1e6 / (double)cells, "vs-compact", vsteps, se.batch);
             fprintf(stderr, "  embedded %.4f ms", se.median);
+        }
+        if (sw_rd(&S, emb ? &E : NULL, cells, &c, stream, d_wrong, label, &d, f)) return 1;
+        if (emb) {
             CHECK_CUDA(cudaFree(E.d_e[0]));
             CHECK_CUDA(cudaFree(E.d_e[1]));
         }
@@ -212,6 +281,7 @@ int main(int argc, char **argv)
     }
     datfile_commit(&d);
     CHECK_CUDA(cudaFree(d_wrong));
+    CHECK_CUDA(cudaFree(d_sum));
     CHECK_CUDA(cudaStreamDestroy(stream));
     return 0;
 }

@@ -7,7 +7,9 @@
  *    (k_ca under the lambda map, itself checked against the CPU in test_fractals_device)
  *    on every compact cell, and equal to the independent full-inverse evaluation;
  *  - a liveness check: the dense fractals still have live cells after 6 steps (a dead
- *    automaton would make the comparison vacuous). */
+ *    automaton would make the comparison vacuous);
+ *  - sw and rd on compact storage: every byte written; the sum equal to the host's sum of
+ *    fractal_rd_value over the cells (forward map on the host). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +98,28 @@ int main(void)
             long alive = 0;
             for (uint64_t i = 0; i < cells; i++) alive += h[i];
             if (f->k >= 7 && cells >= 4096) T_CHECK(alive > 0); /* the dense fractals */
+            /* sw and rd on compact storage against the host */
+            CHECK_CUDA(cudaMalloc(&S.d_sum, sizeof *S.d_sum));
+            CHECK_CUDA(cudaMemset(S.d_s[0], 0, cells));
+            compact_sw(&S, 0);
+            CHECK_LAUNCH();
+            CHECK_CUDA(cudaMemcpy(h, S.d_s[0], cells, cudaMemcpyDeviceToHost));
+            long unset = 0;
+            for (uint64_t i = 0; i < cells; i++) unset += h[i] != FRACTAL_SW_VALUE;
+            T_EQ_INT(unset, 0);
+            k_compact_init_rd<<<P.blocks, P.threads>>>(P, S.d_s[1], seed);
+            CHECK_LAUNCH();
+            CHECK_CUDA(cudaMemset(S.d_sum, 0, sizeof *S.d_sum));
+            compact_rd(&S, 0);
+            CHECK_LAUNCH();
+            unsigned long long got = read_count(S.d_sum), want = 0;
+            for (uint64_t i = 0; i < cells; i++) {
+                uint32_t x, y;
+                fractal_cell_of(f, r, i, &x, &y);
+                want += fractal_rd_value(x, y, seed);
+            }
+            T_EQ_INT(got, want);
+            CHECK_CUDA(cudaFree(S.d_sum));
             free(h);
             CHECK_CUDA(cudaFree(S.d_s[0]));
             CHECK_CUDA(cudaFree(S.d_s[1]));
