@@ -5,8 +5,9 @@
  *   fileio_check_out(out, ins, n)   the output must not be one of the inputs (same inode,
  *                                   also through ./, ../, symlinks and hard links; a not yet
  *                                   existing output whose resolved directory + name equals an
- *                                   input's), must not be an existing directory or device, and
- *                                   its directory must exist and be writable;
+ *                                   input's), nor may out.tmp (the house convention writes
+ *                                   out.tmp, then renames it), must not be an existing directory
+ *                                   or device, and its directory must exist and be writable;
  *   fileio_check_size(in, max)      the input exists, is not a directory, and a regular input
  *                                   holds at most max bytes (a pipe or device cannot be bounded
  *                                   by its size: read it with fileio_read_line);
@@ -68,6 +69,25 @@ static inline int fileio_canonical(const char *path, char *buf, size_t size)
     return snprintf(buf, size, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base) < (int)size ? 0 : -1;
 }
 
+/* 1 when path names the same file as one of the inputs (inode, or resolved name); *which = it. */
+static inline int fileio_is_input(const char *path, const char *const *in_paths, int n_in, const char **which)
+{
+    struct stat so, si;
+    int exists = stat(path, &so) == 0;
+    char cout[PATH_MAX + 2], cin[PATH_MAX + 2];
+    int have_cout = fileio_canonical(path, cout, sizeof cout) == 0;
+    for (int k = 0; k < n_in; k++) {
+        if (!in_paths[k]) continue;
+        int same = exists && stat(in_paths[k], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
+        if (!same && have_cout && fileio_canonical(in_paths[k], cin, sizeof cin) == 0) same = !strcmp(cout, cin);
+        if (same) {
+            *which = in_paths[k];
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static inline void fileio_check_out(const char *out_path, const char *const *in_paths, int n_in)
 {
     if (!out_path || !*out_path) DIE_USAGE("no output file named");
@@ -75,17 +95,14 @@ static inline void fileio_check_out(const char *out_path, const char *const *in_
     int exists = stat(out_path, &so) == 0;
     if (exists && S_ISDIR(so.st_mode)) DIE_USAGE("cannot write %s: it is a directory", out_path);
     if (exists && !S_ISREG(so.st_mode)) DIE_USAGE("cannot write %s: it exists and is not a regular file", out_path);
-    char cout[PATH_MAX + 2], cin[PATH_MAX + 2];
-    int have_cout = fileio_canonical(out_path, cout, sizeof cout) == 0;
-    for (int k = 0; k < n_in; k++) {
-        if (!in_paths[k]) continue;
-        struct stat si;
-        int same = exists && stat(in_paths[k], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
-        if (!same && have_cout && fileio_canonical(in_paths[k], cin, sizeof cin) == 0) same = !strcmp(cout, cin);
-        if (same)
-            DIE_USAGE("output %s is the same file as the input %s (refused: it would overwrite the input)", out_path,
-                      in_paths[k]);
-    }
+    const char *in;
+    if (fileio_is_input(out_path, in_paths, n_in, &in))
+        DIE_USAGE("output %s is the same file as the input %s (refused: it would overwrite the input)", out_path, in);
+    char tmp[PATH_MAX + 8];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", out_path) >= (int)sizeof tmp) DIE_USAGE("cannot write %s: path too long", out_path);
+    if (fileio_is_input(tmp, in_paths, n_in, &in))
+        DIE_USAGE("output %s would be written as %s, the input %s (refused: it would overwrite the input)", out_path,
+                  tmp, in);
     char dir[PATH_MAX];
     const char *base;
     fileio_split(out_path, dir, sizeof dir, &base);

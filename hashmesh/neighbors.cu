@@ -72,8 +72,7 @@ int main(int argc, char **argv)
     if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp) DIE_USAGE("--out path too long");
     const char *ins[] = {in};
     fileio_check_size(in, max_mb * 1000000);
-    fileio_check_out(out, ins, 1);
-    fileio_check_out(tmp, ins, 1); /* FILE.tmp, written first, must not be MESH either */
+    fileio_check_out(out, ins, 1); /* neither FILE nor FILE.tmp may be MESH */
     int gpu = !strcmp(backend, "gpu");
     if (gpu) device_require(device, 7, 5);
 

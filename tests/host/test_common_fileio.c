@@ -78,6 +78,12 @@ int main(void)
     snprintf(rel, sizeof rel, "%s/new.txt", dir); /* not existing, named twice */
     T_EQ_INT(child(OUT, rel, rel, 0), 2);
     T_EQ_INT(child(OUT, "", in, 0), 2);
+    snprintf(rel, sizeof rel, "%s/m", dir); /* m and m.tmp: neither is the input */
+    T_EQ_INT(child(OUT, rel, in, 0), 42);
+    snprintf(rel, sizeof rel, "%s/m.txt.tmp", dir);
+    write_file(rel, "x", 1);
+    T_EQ_INT(child(OUT, in, rel, 0), 2); /* --in=m.txt.tmp --out=m.txt: m.txt.tmp is written first */
+    remove(rel);
     /* relative names: cwd = dir */
     char cwd[4096];
     T_CHECK(getcwd(cwd, sizeof cwd) != NULL);
