@@ -13,9 +13,9 @@ $(RESDIR)/tensorcore_v2readings_%.dat: $(RESDIR)/tensorcore_fig10_%.dat v2_readi
 	./v2_readings.sh $< $@
 
 # Repeated runs (the spread of every quoted speedup): `make spread` runs the sweep twice
-# more at r >= 13 and writes tensorcore_spread_<test>.dat (spread.sh) next to the data.
+# more at r >= 14 and writes tensorcore_spread_<test>.dat (spread.sh) next to the data.
 spread: $(RESDIR)/tensorcore_fig10_sw.dat $(RESDIR)/tensorcore_fig10_rd.dat $(RESDIR)/tensorcore_fig10_ca.dat tensorcore
-	for i in 2 3; do ./tensorcore --test=all --rmin=13 $(RUNFLAGS) --out=$(RESDIR)/run$$i || exit 1; done
+	for i in 2 3; do ./tensorcore --test=all --rmin=14 $(RUNFLAGS) --out=$(RESDIR)/run$$i || exit 1; done
 	for t in sw rd ca; do ./spread.sh $(RESDIR)/tensorcore_spread_$$t.dat $(RESDIR)/tensorcore_fig10_$$t.dat \
 	  $(RESDIR)/run2/tensorcore_fig10_$$t.dat $(RESDIR)/run3/tensorcore_fig10_$$t.dat || exit 1; done
 
