@@ -4,7 +4,8 @@ run: $(RESDIR)/sparsegrid_fig5_1_2d.dat $(RESDIR)/sparsegrid_fig5_2_3d.dat \
      $(RESDIR)/sparsegrid_fig5_3_4d.dat $(RESDIR)/sparsegrid_figx1_bandwidth.dat \
      $(RESDIR)/sparsegrid_figx2_error.dat $(RESDIR)/sparsegrid_figx3_tune.dat \
      $(RESDIR)/sparsegrid_figx4_sparse_float.dat $(RESDIR)/sparsegrid_figx4_sparse_double.dat \
-     $(RESDIR)/sparsegrid_figx5_sparse_error.dat $(RESDIR)/sparsegrid_figx6_progressive.dat
+     $(RESDIR)/sparsegrid_figx5_sparse_error.dat $(RESDIR)/sparsegrid_figx6_progressive.dat \
+     $(RESDIR)/sparsegrid_figx7_layout.dat
 
 # Fig. 5.1: 2D tiles 33x33, Nt = 1..7000 (log-spaced subset)
 $(RESDIR)/sparsegrid_fig5_1_2d.dat: sparsegrid
@@ -35,3 +36,6 @@ $(RESDIR)/sparsegrid_figx5_sparse_error.dat: sparsegrid
 # thesis Fig. 2.5: progressive reconstruction from a subspace-ordered stream (host only)
 $(RESDIR)/sparsegrid_figx6_progressive.dat: sparsegrid
 	./sparsegrid $(RUNFLAGS) --fig=progressive --out=$(RESDIR)
+# thesis Fig. 2.9: the three tile shapes in place vs in subspace order (GPU and CPU)
+$(RESDIR)/sparsegrid_figx7_layout.dat: sparsegrid
+	./sparsegrid $(RUNFLAGS) --fig=layout --out=$(RESDIR)

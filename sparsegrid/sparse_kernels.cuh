@@ -40,6 +40,9 @@ typedef struct {
     unsigned short *tab_r;        /* table variant: xr per work item */
     int *list_base;               /* table variant: first work item of each list */
     int table;                    /* 1: the table variant */
+    const int *perm;              /* full grids in subspace order (sgs_full_perm): NULL, or the plain-layout
+                                     offset of each point -- hierarchization then reads the plain layout
+                                     and writes subspace order, dehierarchization the reverse (staged only) */
     int threads, blocks, staged;  /* launch: threads per block, resident blocks, shared or global */
     size_t smem;                  /* dynamic shared memory bytes */
 } sgs_dev;
@@ -76,7 +79,9 @@ __global__ void k_sparse(const T *__restrict__ in, T *out, long long ngrids, sgs
         const T *src = in + gi * g.npts;
         T *dst = out + gi * g.npts;
         T *u = STAGED ? sh : dst;
-        if (STAGED || src != dst)
+        if (STAGED && g.perm && !inverse) /* straight from the plain full-grid layout */
+            for (int i = threadIdx.x; i < g.npts; i += blockDim.x) u[i] = src[__ldg(g.perm + i)];
+        else if (STAGED || src != dst)
             for (int i = threadIdx.x; i < g.npts; i += blockDim.x) u[i] = src[i];
         __syncthreads();
         for (int k = 0; k < g.d; k++)
@@ -85,7 +90,10 @@ __global__ void k_sparse(const T *__restrict__ in, T *out, long long ngrids, sgs
                 sgs_dev_list<T, TABLE>(u, g, k * (g.n + 1) + L, L, inverse);
                 __syncthreads();
             }
-        if (STAGED) {
+        if (STAGED && g.perm && inverse) { /* back into the plain full-grid layout */
+            for (int i = threadIdx.x; i < g.npts; i += blockDim.x) dst[__ldg(g.perm + i)] = sh[i];
+            __syncthreads();
+        } else if (STAGED) {
             for (int i = threadIdx.x; i < g.npts; i += blockDim.x) dst[i] = sh[i];
             __syncthreads(); /* the next grid overwrites sh */
         }
@@ -185,8 +193,27 @@ static inline int sgs_dev_setup(sgs_dev *g, const sgs_grid *h, size_t elem, int 
     return 0;
 }
 
+/* Full grids (sgs_init_full): hierarchization reads the plain layout and writes subspace
+ * order, dehierarchization reads subspace order and writes the plain layout.  Returns 0, or
+ * -1 when the grid is not staged in shared memory. */
+static inline int sgs_dev_use_full_layout(sgs_dev *g, const sgs_grid *h)
+{
+    if (!g->staged || !h->full) return -1;
+    long long *perm = (long long *)malloc(sizeof(long long) * h->npts);
+    if (!perm) DIE("out of host memory");
+    sgs_full_perm(h, perm);
+    int *p32 = (int *)perm, *d_perm; /* offsets < 2^30: narrowed in place */
+    for (long long i = 0; i < h->npts; i++) p32[i] = (int)perm[i];
+    CHECK_CUDA(cudaMalloc(&d_perm, sizeof(int) * h->npts));
+    CHECK_CUDA(cudaMemcpy(d_perm, p32, sizeof(int) * h->npts, cudaMemcpyHostToDevice));
+    free(perm);
+    g->perm = d_perm;
+    return 0;
+}
+
 static inline void sgs_dev_free(sgs_dev *g)
 {
+    CHECK_CUDA(cudaFree((void *)g->perm));
     CHECK_CUDA(cudaFree(g->list_first));
     CHECK_CUDA(cudaFree(g->list_count));
     CHECK_CUDA(cudaFree(g->seg_start));

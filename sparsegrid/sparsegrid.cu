@@ -21,6 +21,9 @@
  *                                                   -> sparsegrid_figx4_sparse_<precision>.dat
  *   --fig=sparse-error  (host only) error vs points of real sparse grids and full grids,
  *        d = 2..5, with fitted rates                -> sparsegrid_figx5_sparse_error.dat
+ *   --fig=layout     thesis Fig. 2.9: the three tile shapes hierarchized in place (plain
+ *        layout) vs straight into / within / out of subspace order (k_sparse, cpu_shift)
+ *                                                   -> sparsegrid_figx7_layout.dat
  *   --fig=progressive  (host only) thesis Fig. 2.5: a full grid sent subspace by subspace
  *        (coarse to fine), error vs bytes received, pictures at three stages
  *                            -> sparsegrid_figx6_progressive.dat, ..._progressive_pictures.dat
@@ -951,6 +954,157 @@ static void fig_sparse_error(env *e, int argc, char **argv)
     datfile_commit(&d);
 }
 
+/* --------------------- layouts: in-place full grid vs the thesis's subspace order (Fig. 2.9) */
+
+/* sub[t N + i] = plain[t N + perm[i]] for G grids (OpenMP). */
+static void permute_to_subspace(const float *plain, float *sub, long long G, const long long *perm, long long N)
+{
+#pragma omp parallel for schedule(static)
+    for (long long t = 0; t < G; t++)
+        for (long long i = 0; i < N; i++) sub[t * N + i] = plain[t * N + perm[i]];
+}
+
+/* One timed row of the layout figure. */
+static void layout_row(env *e, datfile *d, const char *shape, const char *impl, const char *lin, const char *lout,
+                       int threads, long long nt, double moved, bench_stats st, double copy_gbs, int l2)
+{
+    double gbs = moved / (st.median * 1e-3) / 1e9;
+    char label[128];
+    snprintf(label, sizeof label, "layout %s %s Nt=%lld", shape, impl, nt);
+    note_spread(e, label, st);
+    datfile_row(d, "%s %s %s %s %d %lld %.0f %.6f %.6f %.6f %.1f %.1f %d %d", shape, impl, lin, lout, threads, nt, moved,
+                st.median, st.min, st.max, gbs, copy_gbs > 0 ? 100 * gbs / copy_gbs : 100.0, moved > l2, st.batch);
+    fprintf(stderr, "layout %-8s %-30s %-8s -> %-8s Nt=%8lld %8.1f MB %9.4f ms %7.1f GB/s %5.1f%% of copy\n", shape, impl,
+            lin, lout, nt, moved / 1e6, st.median, gbs, copy_gbs > 0 ? 100 * gbs / copy_gbs : 100.0);
+}
+
+/* The thesis's three tile shapes as full grids, hierarchized (a) in place in the plain layout
+ * (gpu_fused_pipelined, planned as in --fig=bandwidth; cpu_tuned) and (b) straight from the
+ * plain layout into subspace order and back (k_sparse with the permutation, computed offsets
+ * and offset table), or (c) within subspace order (k_sparse; cpu_shift, the thesis's
+ * dimensional shift).  Every result verified bitwise against the CPU's full-grid version
+ * (permuted where the output is in subspace order) before it is timed. */
+static void fig_layout(env *e, int argc, char **argv)
+{
+    const char *shapes[3] = {"33x33", "9x9x9", "9x9x5x5"};
+    int lgs[2] = {22, e->c.quick ? 24 : 28}; /* input bytes: 4 MiB (inside the L2) and 256 MiB */
+    size_t cap = ((size_t)1 << lgs[1]) + (size_t)4 * 4 * 2025;
+    float *h_in = (float *)malloc(cap), *h_sub = (float *)malloc(cap), *h_a = (float *)malloc(cap),
+          *h_b = (float *)malloc(cap), *h_c = (float *)malloc(cap), *h_gpu = (float *)malloc(cap);
+    if (!h_in || !h_sub || !h_a || !h_b || !h_c || !h_gpu) DIE("out of host memory");
+    size_t span = (cap + 255) / 256 * 64; /* floats per buffer, 256-byte aligned */
+    float *d_in = (float *)device_alloc_or_usage(4 * span * sizeof(float), "four tile buffers");
+    float *d_sub = d_in + span, *d_out = d_sub + span, *d_back = d_out + span;
+    fill_input(h_in, (long long)(cap / 4), e->c.seed);
+    int l2 = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, e->c.device));
+    dat_meta m = dat_meta_of("sparsegrid", "Fig. 2.9 of the thesis: full grids in place vs in subspace order", argc, argv,
+                             e->gpu, &e->c);
+    datfile d;
+    e->d = &d;
+    datfile_open(&d, e->c.out, "sparsegrid_figx7_layout.dat", &m);
+    datfile_meta(&d, "l2_bytes", "%d", l2);
+    datfile_meta(&d, "cpu", "cpu_tuned / cpu_shift on %d OpenMP threads, %s", e->threads, sgs_cpu_isa());
+    datfile_meta(&d, "columns", "layout_in/layout_out: plain = the full grid, dimension 0 fastest; subspace = the thesis's "
+                                "subspace order (sparse.h, sgs_init_full); bytes_moved = 2 * Nt * tile bytes; pct_copy = "
+                                "gbs / copy kernel of the same bytes");
+    datfile_columns(&d, "shape impl layout_in layout_out threads nt bytes_moved median_ms min_ms max_ms gbs pct_copy beyond_l2 batch");
+    for (int si = 0; si < 3; si++) {
+        sg_geom fg;
+        sgs_grid g;
+        char err[200];
+        if (sg_parse_dims(shapes[si], &fg, err, sizeof err) || sgs_init_full(&g, fg.d, fg.l, err, sizeof err)) DIE("%s", err);
+        long long N = g.npts, *perm = (long long *)malloc(sizeof(long long) * N);
+        if (!perm) DIE("out of host memory");
+        sgs_full_perm(&g, perm);
+        sgs_dev full[2], sub[2]; /* computed / table; with and without the permutation */
+        for (int c = 0; c < 2; c++) {
+            if (sgs_dev_setup(full + c, &g, sizeof(float), 256, e->c.device, e->max_blocks, c) ||
+                sgs_dev_setup(sub + c, &g, sizeof(float), 256, e->c.device, e->max_blocks, c) ||
+                sgs_dev_use_full_layout(full + c, &g))
+                DIE("layout: cannot plan k_sparse for %s", shapes[si]);
+        }
+        for (int li = 0; li < 2; li++) {
+            long long nt = (((long long)1 << lgs[li]) + N * 4 - 1) / (N * 4);
+            if (e->nt_max) nt = e->nt_max;
+            long long n = nt * N;
+            size_t bytes = sizeof(float) * n;
+            double moved = 2.0 * bytes;
+            char what[160], plan[300];
+            sg_fused fq;
+            plan_pipelined(e, &fg, &fq, nt, h_in, h_a, h_gpu, d_in, d_out, plan, sizeof plan); /* verified; h_a = surpluses */
+            if (li == 1) datfile_meta(&d, "fused", "%s: gpu_fused_pipelined %s", shapes[si], plan);
+            /* the references: surpluses in subspace order (h_b), the input in subspace order (h_sub),
+             * the plain layout's dehierarchization of the plain surpluses (h_c) */
+            permute_to_subspace(h_a, h_b, nt, perm, N);
+            permute_to_subspace(h_in, h_sub, nt, perm, N);
+            if (sg_cpu_tuned(h_a, h_c, nt, &fg, 1, e->threads)) DIE("out of host memory");
+            CHECK_CUDA(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+            CHECK_CUDA(cudaMemcpy(d_sub, h_sub, bytes, cudaMemcpyHostToDevice));
+            for (int c = 0; c < 2; c++)
+                for (int k = 0; k < 3; k++) { /* plain -> subspace; subspace -> subspace; subspace -> plain (inverse) */
+                    const sgs_dev *dv = k == 0 ? full + c : k == 1 ? sub + c : full + c;
+                    CHECK_CUDA(cudaMemset(k == 2 ? d_back : d_out, 0xFF, bytes));
+                    if (k == 2) CHECK_CUDA(cudaMemcpy(d_out, h_b, bytes, cudaMemcpyHostToDevice));
+                    sgs_dev_run<float>(dv, k == 0 ? d_in : k == 1 ? d_sub : d_out, k == 2 ? d_back : d_out, nt, k == 2, e->s);
+                    CHECK_CUDA(cudaStreamSynchronize(e->s));
+                    CHECK_CUDA(cudaMemcpy(h_gpu, k == 2 ? d_back : d_out, bytes, cudaMemcpyDeviceToHost));
+                    snprintf(what, sizeof what, "layout %s k_sparse %s %s, Nt=%lld", shapes[si], c ? "table" : "computed",
+                             k == 0 ? "plain -> subspace" : k == 1 ? "subspace -> subspace" : "subspace -> plain (inverse)", nt);
+                    if (verify_exact(h_gpu, k == 2 ? h_c : h_b, n, sizeof(float), what)) fail(e, what);
+                }
+            if (sgs_cpu_shift_f(h_sub, h_gpu, nt, &g, 0, e->threads)) DIE("out of host memory");
+            if (memcmp(h_gpu, h_b, bytes)) fail(e, "layout: cpu_shift in subspace order != cpu_tuned permuted");
+            /* timing */
+            run_ctx x = {&fg, NULL, &fq, d_in, d_out, h_in, h_gpu, nt, 0, e->threads};
+            bench_stats st = bench_gpu(run_copy, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+            double copy_gbs = moved / (st.median * 1e-3) / 1e9;
+            layout_row(e, &d, shapes[si], "copy", "plain", "plain", 256, nt, moved, st, copy_gbs, l2);
+            st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+            layout_row(e, &d, shapes[si], "gpu_fused_pipelined", "plain", "plain", fq.threads, nt, moved, st, copy_gbs, l2);
+            x.inverse = 1;
+            x.d_in = d_out;
+            x.d_out = d_back;
+            st = bench_gpu(run_fused, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+            layout_row(e, &d, shapes[si], "gpu_fused_pipelined_inverse", "plain", "plain", fq.threads, nt, moved, st, copy_gbs, l2);
+            for (int c = 0; c < 2; c++) {
+                sparse_ctx<float> y = {&g, full + c, d_in, h_sub, d_out, h_gpu, nt, 0, e->threads, 1};
+                const char *nm[3][2] = {{"gpu_subspace_from_plain", "gpu_subspace_from_plain_table"},
+                                        {"gpu_subspace", "gpu_subspace_table"},
+                                        {"gpu_subspace_to_plain_inverse", "gpu_subspace_to_plain_inverse_table"}};
+                for (int k = 0; k < 3; k++) {
+                    y.dv = k == 1 ? sub + c : full + c;
+                    y.d_in = k == 0 ? d_in : k == 1 ? d_sub : d_out;
+                    y.d_out = k == 2 ? d_back : d_out;
+                    y.inverse = k == 2;
+                    st = bench_gpu(run_sparse_gpu<float>, &y, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                    layout_row(e, &d, shapes[si], nm[k][c], k == 0 ? "plain" : "subspace", k == 2 ? "plain" : "subspace", 256,
+                               nt, moved, st, copy_gbs, l2);
+                }
+            }
+            x.inverse = 0;
+            x.h_in = h_in;
+            x.h_out = h_gpu;
+            st = bench_host(run_cpu, &x, e->c.warmup, e->c.reps, e->c.batch);
+            layout_row(e, &d, shapes[si], "cpu_tuned", "plain", "plain", e->threads, nt, moved, st, copy_gbs, l2);
+            sparse_ctx<float> y = {&g, sub, d_sub, h_sub, d_out, h_gpu, nt, 0, e->threads, 1};
+            st = bench_host(run_sparse_cpu<float>, &y, e->c.warmup, e->c.reps, e->c.batch);
+            layout_row(e, &d, shapes[si], "cpu_shift", "subspace", "subspace", e->threads, nt, moved, st, copy_gbs, l2);
+            sg_fused_free(&fq);
+            if (e->nt_max) break;
+        }
+        for (int c = 0; c < 2; c++) {
+            sgs_dev_free(full + c);
+            sgs_dev_free(sub + c);
+        }
+        free(perm);
+        sgs_free(&g);
+    }
+    datfile_commit(&d);
+    CHECK_CUDA(cudaFree(d_in));
+    free(h_in); free(h_sub); free(h_a); free(h_b); free(h_c); free(h_gpu);
+}
+
 /* ---------------------------- progressive reconstruction (thesis Fig. 2.5, section 2.3) */
 
 /* A "real-looking" field with sharp features on [0,1]^d (d = 2, 3): a smooth bump, a plateau
@@ -1065,7 +1219,7 @@ int main(int argc, char **argv)
     long long nt_max = 0;
     arg_opt opts[] = {
         COMMON_ARGS(e.c),
-        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth tune error sparse sparse-error progressive"},
+        {"fig", ARG_CHOICE, &fig, "experiment", 0, 0, "5.1 5.2 5.3 bandwidth tune error sparse sparse-error progressive layout"},
         {"sparse-d", ARG_INT, &e.sparse_d, "sparse: only this dimension (0: d = 2..6)", 0, SGS_MAXD, NULL},
         {"precision", ARG_CHOICE, &precision, "sparse: float or double", 0, 0, "float double"},
         {"threads", ARG_INT, &e.threads, "CPU threads of cpu_tuned (0: all processors)", 0, 1024, NULL},
@@ -1096,7 +1250,9 @@ int main(int argc, char **argv)
     device_describe(e.c.device, e.gpu, sizeof e.gpu);
     CHECK_CUDA(cudaStreamCreate(&e.s));
     e.nt_max = nt_max;
-    if (!strcmp(fig, "sparse")) {
+    if (!strcmp(fig, "layout")) {
+        fig_layout(&e, argc, argv);
+    } else if (!strcmp(fig, "sparse")) {
         if (!strcmp(precision, "double")) fig_sparse<double>(&e, argc, argv, precision);
         else fig_sparse<float>(&e, argc, argv, precision);
     } else if (!strcmp(fig, "bandwidth")) {

@@ -2,9 +2,11 @@
  * regular sparse grids with boundary (d = 1..6) on the GPU equal the pole-wise CPU reference
  * bitwise (float and double), computed offsets and the offset table, staged in shared memory and in global memory, with block
  * sizes 64..512, grid caps that make a block walk many grids, in place and out of place;
- * outputs are poisoned (NaN) first.  Exit 77 without a GPU. */
+ * full grids straight from the plain layout into subspace order and back (== the full-grid
+ * CPU version permuted); outputs are poisoned (NaN) first.  Exit 77 without a GPU. */
 #include "../../common/device.h"
 #include "../../common/testlib.h"
+#include "../../sparsegrid/hierarchize.h"
 #include "../../sparsegrid/sparse.h"
 #include "../../sparsegrid/sparse_kernels.cuh"
 
@@ -55,6 +57,50 @@ static void check(int d, int n, long long G, int threads, int max_blocks, int gl
     sgs_free(&g);
 }
 
+/* Full grids straight into subspace order and back: the plain layout (dims) hierarchized by
+ * k_sparse with the permutation == the CPU's full-grid hierarchization permuted, bitwise;
+ * dehierarchization from subspace order back into the plain layout likewise. */
+static void check_full(const char *dims, long long G, int threads, int table)
+{
+    sg_geom fg;
+    sgs_grid g;
+    char err[200];
+    T_CHECK(sg_parse_dims(dims, &fg, err, sizeof err) == 0);
+    T_CHECK(sgs_init_full(&g, fg.d, fg.l, err, sizeof err) == 0);
+    long long N = g.npts, cnt = G * N;
+    size_t bytes = sizeof(float) * cnt;
+    float *h = (float *)malloc(bytes), *plain = (float *)malloc(bytes), *sub = (float *)malloc(bytes),
+          *got = (float *)malloc(bytes);
+    long long *perm = (long long *)malloc(sizeof(long long) * N);
+    sgs_full_perm(&g, perm);
+    for (long long i = 0; i < cnt; i++) h[i] = (float)rnd(i + 5 * N);
+    sgs_dev dv;
+    T_CHECK(sgs_dev_setup(&dv, &g, sizeof(float), threads, 0, 3, table) == 0);
+    T_CHECK(sgs_dev_use_full_layout(&dv, &g) == 0);
+    float *d_a, *d_b;
+    CHECK_CUDA(cudaMalloc(&d_a, bytes));
+    CHECK_CUDA(cudaMalloc(&d_b, bytes));
+    for (int inv = 0; inv < 2; inv++) {
+        T_CHECK(sg_cpu_tuned(h, plain, G, &fg, inv, 2) == 0); /* the plain layout on the CPU */
+        for (long long t = 0; t < G; t++)
+            for (long long i = 0; i < N; i++) sub[t * N + i] = (inv ? h : plain)[t * N + perm[i]];
+        /* forward: plain in, subspace order out; inverse: subspace order in, plain out */
+        CHECK_CUDA(cudaMemcpy(d_a, inv ? sub : h, bytes, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemset(d_b, 0xFF, bytes));
+        sgs_dev_run<float>(&dv, d_a, d_b, G, inv, 0);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemcpy(got, d_b, bytes, cudaMemcpyDeviceToHost));
+        int same = !memcmp(got, inv ? plain : sub, bytes);
+        T_CHECK(same);
+        if (!same) printf("  full %s G=%lld threads=%d %s %s\n", dims, G, threads, table ? "table" : "computed", inv ? "inverse" : "forward");
+    }
+    sgs_dev_free(&dv);
+    CHECK_CUDA(cudaFree(d_a));
+    CHECK_CUDA(cudaFree(d_b));
+    free(h); free(plain); free(sub); free(got); free(perm);
+    sgs_free(&g);
+}
+
 int main(void)
 {
     device_require(0, 7, 5);
@@ -75,6 +121,11 @@ int main(void)
         check<double>(6, 3, 40, th[i], 5, 0, 1);
         check<float>(2, 9, 20, th[i], 4, 1, 1);
         check<float>(5, 4, 30, th[i], 3, 0, 0, 1);
+    }
+    const char *full[] = {"33x33", "9x9x9", "9x9x5x5", "17x5", "3x9x3x5", "129x129"};
+    for (int i = 0; i < 6; i++) {
+        check_full(full[i], 40, 256, 0);
+        check_full(full[i], 17, 128, 1);
     }
     /* a grid too large for shared memory: the global path chosen by the planner */
     {
