@@ -382,12 +382,13 @@ int main(int argc, char **argv)
         DIE_USAGE("--op=%s does not take %s", op, is_remap ? "--table" : is_sort ? "--new, --values or --table" : "--new or --values");
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp) DIE_USAGE("--out path too long");
-    const char *ins[4] = {tmp, in, NULL, NULL};
-    int nin = 2;
+    const char *ins[3] = {in, NULL, NULL};
+    int nin = 1;
     if (is_remap) { ins[nin++] = nw; ins[nin++] = vals; }
     else if (!is_sort) ins[nin++] = table;
-    for (int a = 1; a < nin; a++) fileio_check_size(ins[a], max_mb * 1000000);
+    for (int a = 0; a < nin; a++) fileio_check_size(ins[a], max_mb * 1000000);
     fileio_check_out(out, ins, nin);
+    fileio_check_out(tmp, ins, nin); /* FILE.tmp, written first, must not be an input either */
     int gpu = !strcmp(backend, "gpu");
     if (gpu) device_require(device, 7, 5);
 

@@ -42,6 +42,11 @@ printf '0\n5\n2.5\n1.25\n' | cmp -s - $tmp/l.txt || cli_fail "looked-up values"
 # the output may not be an input (also through ./)
 expect 2 $hd --op=lookup --table=$tmp/t.txt --in=$tmp/q.txt --out=$tmp/./t.txt | grep -q "same file" || cli_fail "out = table"
 cmp -s $tmp/t.txt <(printf 'table2d 2 3 0 1 0 2\n0 1\n2 3 4\n5\n') || cli_fail "table overwritten"
+# nor may FILE.tmp (written first): --in=x.tmp --out=x
+cp $tmp/k.txt $tmp/kk.tmp
+expect 2 $hd --op=sort --in=$tmp/kk.tmp --out=$tmp/kk >/dev/null
+cmp -s $tmp/k.txt $tmp/kk.tmp || cli_fail "input overwritten through FILE.tmp"
+[ -e $tmp/kk ] && cli_fail "output created when FILE.tmp is the input"
 
 # ---- GPU backend: SKIP (77) without a GPU, else the same as the CPU
 out=$($hd --op=sort --in=$tmp/k.txt --out=$tmp/ks_gpu.txt --backend=gpu 2>&1); rc=$?
