@@ -1,5 +1,6 @@
 # plots/simplex3d_speedup_write_perthread.gp -- I = T_bb / T_map vs n for each tetrahedral map:
-# write kernel, rho = 8, map evaluated by every thread as in the papers' kernels.
+# write kernel, rho = 8, map evaluated by every thread as in [NL]'s 2D kernels (neither paper
+# times a 3D kernel).
 # Papers: Navarro et al. arXiv:1609.01490 sec. 6 (lambda(omega) for tetrahedra, eq. 18-19:
 # potential I -> 6) and arXiv:1610.07394 sec. III.B-C (recursive maps; space bound 6/1.125).
 # inputs: simplex3d_speedup_write_perthread.dat

@@ -54,7 +54,8 @@ static __device__ __forceinline__ double s3_warp_sum(double v)
 }
 
 /* Where the map is evaluated (run-time choice, --eval):
- *   S3_EVAL_THREAD  every thread evaluates map(blockIdx) itself, as the papers' kernels do;
+ *   S3_EVAL_THREAD  every thread evaluates map(blockIdx) itself, as [NL]'s 2D kernels do (the
+ *                   papers time no 3D kernel);
  *   S3_EVAL_BLOCK   thread 0 evaluates it once, with the block's base element and whether the
  *                   block lies wholly inside D_n, and broadcasts them through shared memory
  *                   (one barrier).  Same map, same launch grid; the per-thread filter is then
@@ -84,7 +85,8 @@ static __device__ __forceinline__ int s3_block_info(const s3_params &p, uint32_t
     return 1;
 }
 
-/* The papers' kernels (dummy, write, triplet) and the checks: one thread per cell, blocks of
+/* The per-cell kernels (dummy, write, triplet; ours, modelled on [NL]'s 2D test kernels) and
+ * the checks: one thread per cell, blocks of
  * rho^3 = 2^(3 LR) threads, rho a template parameter (chosen at run time by s3_launch_map). */
 template <int MAP, int WORK, int EVAL, int LR>
 __global__ void __launch_bounds__(1 << (3 * LR)) k_map(s3_params p, s3_args a)

@@ -323,12 +323,12 @@ int main(int argc, char **argv)
     datfile_open(&d, c.out, fname, &m);
     datfile_meta(&d, "domain", "ordered form 0 <= x <= y <= z < n, Tet(n) = n(n+1)(n+2)/6 cells; blocks of rho^3 threads");
     if (coarse)
-        datfile_meta(&d, "coarse", "%s: mblocks map blocks (rho^3 cells each, same launch grids as the papers' kernels) per CUDA "
+        datfile_meta(&d, "coarse", "%s: mblocks map blocks (rho^3 cells each, same launch grids as the per-cell kernels) per CUDA "
                      "block along the grid's x axis, tpm threads per map block, each thread evaluates the map (write: stores "
                      "16-byte chunks; dummy: the same chunk loop without stores; triplet: strided cells, warp sums); bb coarsened "
                      "the same way; speedup_x = T_bb / T_map at the same n and configuration", kernel);
     else datfile_meta(&d, "eval", "%s", eval == S3_EVAL_BLOCK ? "map evaluated once per block (thread 0, broadcast through shared memory)"
-                                                         : "map evaluated by every thread (as in the papers' kernels)");
+                                                         : "map evaluated by every thread (as in [NL]'s 2D kernels)");
     datfile_meta(&d, "timed", "kernel time of one run of the map (all launches of recursive-log, on %d streams)", nstreams);
     if (cubic_first != ~0ull)
         datfile_meta(&d, "lambda_cubic_first_wrong", "block index %llu on this GPU (host fp32: %llu)", cubic_first,
