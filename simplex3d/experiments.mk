@@ -24,7 +24,7 @@ run: $(VOLUME_DATS) \
 $(RESDIR)/simplex3d_speedup_%.dat: simplex3d
 	./simplex3d $(RUNFLAGS) --kernel=$* --out=$(RESDIR)
 
-# the same write sweep with the map evaluated by every thread (the papers' kernels)
+# the same write sweep with the map evaluated by every thread (as [NL]'s 2D kernels do)
 $(RESDIR)/simplex3d_speedup_write_perthread.dat: simplex3d
 	./simplex3d $(RUNFLAGS) --kernel=write --eval=thread --out=$(RESDIR)
 
