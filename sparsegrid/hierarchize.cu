@@ -4,7 +4,9 @@
  *   hierarchize --sparse=D:N     --tiles=T --in=FILE --out=FILE [--precision=float|double] ...
  *
  * FILE: raw little-endian float32 (or float64 with --precision=double), T grids one after
- * another.  --dims: full grids ("tiles"), N0 the fastest dimension, each Ni = 2^l + 1 (3, 5,
+ * another; a name ending in .npy is read / written as numpy's .npy (npy.h: '<f4' / '<f8', C
+ * order, the number of values must match; written with shape (T, N_{d-1}, ..., N_0) for tiles,
+ * (T, points) for sparse grids).  --dims: full grids ("tiles"), N0 the fastest dimension, each Ni = 2^l + 1 (3, 5,
  * 9, 17, 33, ...), 1 to 4 dimensions.  --sparse=D:N: regular sparse grids with boundary of
  * level N in D = 1..6 dimensions, in the subspace order of sparse.h (README: the layout).
  * --backend=cpu (default) runs the tuned OpenMP version (full grids in double: the scalar
@@ -28,6 +30,7 @@
 #include "kernels.cuh"
 #include "sparse.h"
 #include "sparse_kernels.cuh"
+#include "npy.h"
 
 /* What the file holds: full tiles (g) or sparse grids (sg), of elem-byte values. */
 typedef struct {
@@ -127,8 +130,8 @@ int main(int argc, char **argv)
         {"dims", ARG_STR, &dims, "full grids: points per dimension, N0xN1x... (each 2^l + 1, N0 fastest, d <= 4)", 0, 0, NULL},
         {"sparse", ARG_STR, &sparse, "sparse grids: D:N = dimension 1..6 and level (subspace order, README)", 0, 0, NULL},
         {"tiles", ARG_LONG, &tiles, "number of grids (tiles) T in the file", 1, 9.0e18, NULL},
-        {"in", ARG_STR, &in, "input file: T grids of raw little-endian values", 0, 0, NULL},
-        {"out", ARG_STR, &out, "output file (same layout)", 0, 0, NULL},
+        {"in", ARG_STR, &in, "input file: T grids of raw little-endian values (.npy: numpy's format)", 0, 0, NULL},
+        {"out", ARG_STR, &out, "output file (same layout; .npy: numpy's format)", 0, 0, NULL},
         {"precision", ARG_CHOICE, &precision, "value type in the files (double: --backend=gpu for --sparse only)", 0, 0,
          "float double"},
         {"inverse", ARG_FLAG, &inverse, "dehierarchize: surpluses -> values", 0, 0, NULL},
@@ -168,13 +171,22 @@ int main(int argc, char **argv)
     struct stat sb;
     if (stat(in, &sb)) DIE_USAGE("cannot read --in=%s: %s", in, strerror(errno));
     if (!S_ISREG(sb.st_mode)) DIE_USAGE("--in=%s is not a regular file", in);
-    if ((unsigned long long)sb.st_size != want)
-        DIE_USAGE("--in=%s has %lld bytes; %lld %s of %s (%lld points each) in %s need %llu", in, (long long)sb.st_size,
-                  tiles, k.sparse ? "sparse grids" : "tiles", what, k.points, precision, want);
-    const char *ins[] = {in};
-    fileio_check_out(out, ins, 1); /* not --in under another name, not a directory, writable */
     FILE *fi = fopen(in, "rb");
     if (!fi) DIE_USAGE("cannot open --in=%s: %s", in, strerror(errno));
+    if (npy_is_npy_name(in)) { /* .npy: dtype, C order and the number of values must fit */
+        npy_info ni;
+        if (npy_read_header(fi, (long long)sb.st_size, &ni, err, sizeof err)) DIE_USAGE("--in=%s: %s", in, err);
+        if ((size_t)ni.elem != k.elem)
+            DIE_USAGE("--in=%s holds float%d values; use --precision=%s", in, 8 * ni.elem, ni.elem == 8 ? "double" : "float");
+        if (ni.count != n)
+            DIE_USAGE("--in=%s holds %lld values; %lld %s of %s (%lld points each) need %lld", in, ni.count, tiles,
+                      k.sparse ? "sparse grids" : "tiles", what, k.points, n);
+    } else if ((unsigned long long)sb.st_size != want) {
+        DIE_USAGE("--in=%s has %lld bytes; %lld %s of %s (%lld points each) in %s need %llu", in, (long long)sb.st_size,
+                  tiles, k.sparse ? "sparse grids" : "tiles", what, k.points, precision, want);
+    }
+    const char *ins[] = {in};
+    fileio_check_out(out, ins, 1); /* not --in under another name, not a directory, writable */
     void *h = malloc(want ? want : 1);
     if (!h) DIE("cannot allocate %llu bytes of host memory", want);
     if (fread(h, 1, want, fi) != want) DIE("short read from %s", in);
@@ -193,7 +205,17 @@ int main(int argc, char **argv)
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
     FILE *fo = fopen(tmp, "wb");
     if (!fo) DIE_USAGE("cannot write --out=%s: %s", out, strerror(errno));
-    if (fwrite(h, 1, want, fo) != want || fclose(fo)) {
+    int bad_header = 0;
+    if (npy_is_npy_name(out)) { /* shape (T, N_{d-1}, ..., N_0) for tiles, (T, points) for sparse grids */
+        long long shape[SG_MAXD + 1];
+        int nd = 1;
+        shape[0] = tiles;
+        if (k.sparse) shape[nd++] = k.points;
+        else
+            for (int j = k.g.d - 1; j >= 0; j--) shape[nd++] = k.g.n[j];
+        bad_header = npy_write_header(fo, (int)k.elem, nd, shape);
+    }
+    if (bad_header || fwrite(h, 1, want, fo) != want || fclose(fo)) {
         remove(tmp);
         DIE("write error on %s", tmp);
     }

@@ -169,6 +169,54 @@ if [ $rc -eq 0 ]; then
   cmp "$tmp/sd.u" "$tmp/sdg.u" || { echo "FAILED: sparse gpu dehierarchization != cpu (double)"; fail=1; }
 elif [ $rc -ne 77 ]; then echo "FAILED: sparse --backend=gpu exit $rc"; cat "$tmp/gpu2.log"; fail=1; fi
 
+# .npy input/output (numpy's format, sparsegrid/npy.h)
+# mknpy DESCR FORTRAN SHAPE DATA OUT [MAJOR]: a version MAJOR (default 1) header + DATA
+mknpy() {
+  local dict="{'descr': '$1', 'fortran_order': $2, 'shape': $3, }" major=${6:-1}
+  local n=${#dict} total hlen pre=10
+  [ "$major" = 1 ] || pre=12    # versions 2.0 and 3.0: a 4-byte header length
+  total=$(( (pre + n + 1 + 63) / 64 * 64 )); hlen=$((total - pre))
+  { printf "\\223NUMPY\\$(printf %03o "$major")\\000"
+    printf "\\$(printf %03o $((hlen & 255)))\\$(printf %03o $((hlen >> 8)))"
+    [ "$pre" = 12 ] && printf '\000\000' 
+    printf '%s' "$dict"; printf "%*s" $((hlen - 1 - n)) ""; printf '\n'; cat "$4"; } > "$5"
+}
+mknpy '<f4' False '(2, 33, 33)' "$tmp/ones.raw" "$tmp/ones.npy"
+expect 0 "$prog" --dims=33x33 --tiles=2 --in="$tmp/ones.npy" --out="$tmp/onesn.raw" --quiet >/dev/null
+cmp -s "$tmp/onesn.raw" "$tmp/ones.h" || { echo "FAILED: .npy input != raw input"; fail=1; }
+expect 0 "$prog" --dims=33x33 --tiles=2 --in="$tmp/ones.raw" --out="$tmp/onesn.npy" --quiet >/dev/null
+[ "$(head -c 6 "$tmp/onesn.npy" | od -An -c | tr -d ' ')" = '223NUMPY' ] || { echo "FAILED: no .npy magic in the output"; fail=1; }
+head -c 128 "$tmp/onesn.npy" | grep -q "'shape': (2, 33, 33)" || { echo "FAILED: .npy output shape"; fail=1; }
+tail -c 8712 "$tmp/onesn.npy" | cmp -s - "$tmp/ones.h" || { echo "FAILED: .npy output data != raw output"; fail=1; }
+[ $(( $(stat -c %s "$tmp/onesn.npy") % 64 )) = $(( 8712 % 64 )) ] || { echo "FAILED: .npy header not padded to 64 bytes"; fail=1; }
+# .npy round trip (our own output read back), 1-tuple shape, version 2.0 header, double
+expect 0 "$prog" --dims=33x33 --tiles=2 --in="$tmp/onesn.npy" --out="$tmp/onesu.npy" --inverse --quiet >/dev/null
+tail -c 8712 "$tmp/onesu.npy" | cmp -s - "$tmp/ones.raw" || { echo "FAILED: .npy round trip of constant tiles"; fail=1; }
+mknpy '<f8' False '(7290,)' "$tmp/sd.raw" "$tmp/sd2.npy" 2
+expect 0 "$prog" --sparse=6:2 --tiles=2 --precision=double --in="$tmp/sd2.npy" --out="$tmp/sd2h.raw" --quiet >/dev/null
+cmp -s "$tmp/sd2h.raw" "$tmp/sd.h" || { echo "FAILED: .npy v2 double input != raw"; fail=1; }
+# bad .npy input: one error line, exit 2, no output
+cp "$tmp/ones.raw" "$tmp/bad_magic.npy"
+mknpy '<f4' False '(2, 33, 33)' "$tmp/ones.raw" "$tmp/bad_version.npy" 9
+mknpy '<i4' False '(2, 33, 33)' "$tmp/ones.raw" "$tmp/bad_int.npy"
+mknpy '>f4' False '(2, 33, 33)' "$tmp/ones.raw" "$tmp/bad_endian.npy"
+mknpy '<f4' True '(2, 33, 33)' "$tmp/ones.raw" "$tmp/bad_fortran.npy"
+mknpy '<f4' False '(2, 33, 32)' "$tmp/ones.raw" "$tmp/bad_shape.npy"
+mknpy '<f4' False '(3, 33, 33)' "$tmp/ones.raw" "$tmp/bad_short.npy"
+mknpy '<f4' False '(2, 33, 33' "$tmp/ones.raw" "$tmp/bad_tuple.npy"
+mknpy '<f4' False '2178' "$tmp/ones.raw" "$tmp/bad_notuple.npy"
+mknpy '<f8' False '(1089,)' "$tmp/ones.raw" "$tmp/bad_precision.npy"
+head -c 40 "$tmp/ones.npy" > "$tmp/bad_truncated.npy"
+printf '\223NUMPY\001\000' > "$tmp/bad_nolen.npy"
+{ printf "\\223NUMPY\\001\\000\\100\\000{'descr': '<f4', 'shape': (2, 33, 33), }"; printf '%*s\n' 14 ""; cat "$tmp/ones.raw"; } > "$tmp/bad_nokey.npy"
+for b in magic version int endian fortran shape short tuple notuple precision truncated nolen nokey; do
+  rm -f "$tmp/out.raw"
+  msg=$(expect 2 "$prog" --dims=33x33 --tiles=2 --in="$tmp/bad_$b.npy" --out="$tmp/out.raw")
+  [ "$(lines "$msg")" -eq 1 ] || { echo "FAILED: bad .npy ($b): not one line: $msg"; fail=1; }
+  printf '%s\n' "$msg" | grep -q '^error: ' || { echo "FAILED: bad .npy ($b): no 'error:' line"; fail=1; }
+  [ -e "$tmp/out.raw" ] && { echo "FAILED: output created for bad .npy ($b)"; fail=1; }
+done
+
 # the experiment program: options
 out=$("$exp" --help 2>&1) || { echo "FAILED: $exp --help"; fail=1; }
 printf '%s\n' "$out" | grep -q -- '--fig=V' || { echo "FAILED: $exp --help lacks --fig"; fail=1; }
