@@ -260,7 +260,10 @@ static void s2_run(void *ctx, cudaStream_t st)
     case S2_LAMBDA_NEWTON: s2_launch_all<S2_LAMBDA_NEWTON>(jb, st); break;
     case S2_LAMBDA_RSQRT: s2_launch_all<S2_LAMBDA_RSQRT>(jb, st); break;
     case S2_LAMBDA_EXACT: s2_launch_all<S2_LAMBDA_EXACT>(jb, st); break;
-    case S2_RECURSIVE: s2_launch_all<S2_RECURSIVE>(jb, st); break;
+    case S2_RECURSIVE: /* m = 2^k: the instance without the piece search or its test */
+        if (jb->g.m == 2 * jb->g.rc_half) s2_launch_all<S2_RECURSIVE_POW2>(jb, st);
+        else s2_launch_all<S2_RECURSIVE>(jb, st);
+        break;
     case S2_LAMBDA_EXACT_2D: s2_launch_all<S2_LAMBDA_EXACT_2D>(jb, st); break;
     case S2_RECURSIVE_2D: s2_launch_all<S2_RECURSIVE_2D>(jb, st); break;
     case S2_UTM_PUBLISHED: s2_launch_all<S2_UTM_PUBLISHED>(jb, st); break;

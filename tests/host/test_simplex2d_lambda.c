@@ -112,6 +112,21 @@ int main(void)
     }
     T_EQ_INT(bad, 0);
     free(hit);
+    /* the kernel instance recursive launches at m = 2^k (S2_RECURSIVE_POW2) gives the same
+     * block for every block index as the general map */
+    bad = 0;
+    for (uint32_t m = 2; m <= (1u << 12); m *= 2) {
+        s2_grid g;
+        char err[200];
+        T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE, m, 1, err, sizeof err), 0);
+        for (uint32_t b = 0; b < g.gx[0]; b++) {
+            uint32_t i1, j1, i2, j2;
+            int k1 = s2_map_block(&g, S2_RECURSIVE, 0, b, 0, &i1, &j1);
+            int k2 = s2_map_block(&g, S2_RECURSIVE_POW2, 0, b, 0, &i2, &j2);
+            bad += k1 != k2 || (k1 && (i1 != i2 || j1 != j2));
+        }
+    }
+    T_EQ_INT(bad, 0);
     /* recursive for every m from 1 to 1024 (rho = 1: n = m) */
     bad = 0;
 #pragma omp parallel reduction(+ : bad)
