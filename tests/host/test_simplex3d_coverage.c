@@ -171,6 +171,22 @@ int main(void)
             T_CHECK(q.gx == p.gx && q.gy == p.gy && q.gz == p.gz); /* the same grid as recursive-o1 */
         }
     }
+    /* and at nb = 2^k it is recursive-o1 block for block */
+    long differ = 0;
+    for (uint32_t nb = 1; nb <= 128; nb *= 2) {
+        s3_params q;
+        s3_plan(S3_RECURSIVE_O1B, nb, 1, &p);
+        s3_plan(S3_RECURSIVE_O1, nb, 1, &q);
+        for (uint32_t iz = 0; iz < p.gz; iz++)
+            for (uint32_t iy = 0; iy < p.gy; iy++)
+                for (uint32_t ix = 0; ix < p.gx; ix++) {
+                    uint32_t a[3] = {0, 0, 0}, b[3] = {0, 0, 0};
+                    int oa = s3_block(S3_RECURSIVE_O1B, &p, ix, iy, iz, &a[0], &a[1], &a[2]);
+                    int ob = s3_block(S3_RECURSIVE_O1, &q, ix, iy, iz, &b[0], &b[1], &b[2]);
+                    differ += oa != ob || (oa && (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]));
+                }
+    }
+    T_EQ_INT(differ, 0);
     printf("recursive-o1-below: largest grid / Tet(nb) for nb = 2..4096: %.4f\n", worst);
     T_CHECK(worst < 1.35);
     s3_plan(S3_RECURSIVE_O1, 513, 1, &p);
