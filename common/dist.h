@@ -3,6 +3,7 @@
  * is plain C (mpicc), the GPU part needs nvcc and -DDIST_NCCL (and -lnccl).
  *
  *   dist_args_parse(...)          args_parse before MPI_Init, printed by rank 0 only
+ *   dist_mute_begin/end           other pre-MPI_Init checks, printed by rank 0 only
  *   dist_init(&argc, &argv, &d)   MPI_Init; rank, size, and the rank on its node (-> GPU)
  *   CHECK_MPI(call) CHECK_NCCL(call) CHECK_CUDA_RANK(call)
  *                                 every call checked; the error line names the rank
@@ -67,30 +68,42 @@ static inline void dist_exit(int code)
         }                                                                                     \
     } while (0)
 
-/* Options are parsed BEFORE MPI_Init, so that --help and a bad option end every rank the
- * plain way (exit 0 / 2); only the launcher's rank 0 (from its environment) prints. */
-static inline void dist_args_parse(int argc, char **argv, const arg_opt *opts, int n, const char *usage,
-                                   const char *about)
+/* Before MPI_Init an exit ends every rank the plain way (exit 0 for --help, 2 for a bad option
+ * or file), so options and the user's files are checked there.  Only the launcher's rank 0
+ * (from its environment) prints: dist_mute_begin silences the other ranks' stdout and stderr,
+ * dist_mute_end restores them. */
+typedef struct { int out, err; } dist_mute;
+static inline dist_mute dist_mute_begin(void)
 {
+    dist_mute m = {-1, -1};
     const char *r = getenv("OMPI_COMM_WORLD_RANK");
     if (!r) r = getenv("PMIX_RANK");
     if (!r) r = getenv("PMI_RANK");
-    int quiet = r && atoi(r) != 0, out = -1, err = -1;
-    if (quiet) {
-        out = dup(1);
-        err = dup(2);
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        dup2(nul, 2);
-        close(nul);
-    }
+    if (!r || atoi(r) == 0) return m;
+    fflush(stdout);
+    fflush(stderr);
+    m.out = dup(1);
+    m.err = dup(2);
+    int nul = open("/dev/null", O_WRONLY);
+    dup2(nul, 1);
+    dup2(nul, 2);
+    close(nul);
+    return m;
+}
+static inline void dist_mute_end(dist_mute m)
+{
+    if (m.out < 0) return;
+    dup2(m.out, 1);
+    dup2(m.err, 2);
+    close(m.out);
+    close(m.err);
+}
+static inline void dist_args_parse(int argc, char **argv, const arg_opt *opts, int n, const char *usage,
+                                   const char *about)
+{
+    dist_mute m = dist_mute_begin();
     args_parse(argc, argv, opts, n, usage, about);
-    if (quiet) {
-        dup2(out, 1);
-        dup2(err, 2);
-        close(out);
-        close(err);
-    }
+    dist_mute_end(m);
 }
 
 static inline void dist_init(int *argc, char ***argv, dist_ctx *d)

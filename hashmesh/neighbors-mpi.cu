@@ -17,6 +17,7 @@
 #include "../common/bench.h"
 #include "../common/datfile.h"
 #include "../common/verify.h"
+#include "../common/fileio.h"
 #include "dist.h"
 #include "meshio.h"
 
@@ -186,11 +187,8 @@ static void run_start(hm_run *r, const dist_ctx *d, const amr_mesh *m, hm_part *
 /* ---------------- user mode: --in=MESH --out=FILE ---------------- */
 static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu)
 {
-    char tmp[4096], err[512];
-    dist_agree(d, !*in || !*out ? 2 : 0, "--in and --out are required");
-    struct stat st;
-    dist_agree(d, snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp ? 2 : 0, "--out path too long");
-    dist_agree(d, stat(out, &st) == 0 && S_ISDIR(st.st_mode) ? 2 : 0, "--out=%s is a directory", out);
+    char tmp[4096], err[512]; /* --in, --out and the path lengths were checked before MPI_Init */
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
     FILE *f = fopen(in, "r");
     dist_agree(d, f ? 0 : 2, "cannot read %s: %s", in, strerror(errno));
     amr_mesh m;
@@ -359,11 +357,13 @@ int main(int argc, char **argv)
     const char *in = "", *out = "", *backend = "cpu", *exp = "none";
     int lo2 = 16, hi2 = 20, levmax = 2;
     double frac = 0.3;
+    long long max_mb = 4096;
     common_opts co = common_opts_default(); /* --device and --batch do not apply: rank k uses GPU k */
     arg_opt opts[] = {
         {"in", ARG_STR, &in, "mesh file (amr2d NX NY LEVMAX, then 'i j level' per cell)", 0, 0, NULL},
         {"out", ARG_STR, &out, "output file 'left right bottom top' per cell (--exp=scaling: directory, default results)", 0, 0, NULL},
         {"backend", ARG_CHOICE, &backend, "cpu: MPI on host buffers; gpu: one GPU per rank, NCCL", 0, 0, "cpu gpu"},
+        {"max-mb", ARG_LONG, &max_mb, "largest mesh file read, in MB (10^6 bytes)", 1, 1000000, NULL},
         {"exp", ARG_CHOICE, &exp, "none: the --in/--out tool; scaling: generated meshes, verified, timed", 0, 0, "none scaling"},
         {"min-log2", ARG_INT, &lo2, "scaling: smallest mesh, about 2^k cells", 4, 28, NULL},
         {"max-log2", ARG_INT, &hi2, "scaling: largest mesh, about 2^k cells", 4, 28, NULL},
@@ -377,6 +377,16 @@ int main(int argc, char **argv)
     dist_args_parse(argc, argv, opts, ARGS_COUNT(opts), "neighbors-mpi --in=MESH --out=FILE [--backend=cpu|gpu]   (under mpirun -np P)",
                     "Face neighbours of a 2D AMR mesh over MPI ranks: Morton partition, ghost cells, local perfect hash.");
     common_opts_finish(&co);
+    if (!strcmp(exp, "none")) { /* the tool's input and output, checked as hashmesh/neighbors does */
+        dist_mute mute = dist_mute_begin();
+        if (!*in || !*out) DIE_USAGE("--in and --out are required (usage: neighbors-mpi --in=MESH --out=FILE)");
+        char tmp[4096];
+        if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp) DIE_USAGE("--out path too long");
+        const char *ins[] = {in};
+        fileio_check_size(in, max_mb * 1000000);
+        fileio_check_out(out, ins, 1); /* neither FILE nor FILE.tmp may be MESH */
+        dist_mute_end(mute);
+    }
     co.out = *out ? out : "results";
     dist_ctx d;
     dist_init(&argc, &argv, &d);

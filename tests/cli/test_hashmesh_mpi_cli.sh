@@ -90,6 +90,11 @@ bad_run 2 'rank 1 read a different mesh than rank 0' $tmp/od.txt -- timeout "$MP
 want=$($nb --in=$tmp/hand4.txt --out=$tmp/oh.txt 2>&1)
 bad_run 2 "^$(printf '%s' "$want" | sed 's/[][().*^$]/\\&/g')\$" $tmp/oh.txt -- mpi 2 $nm --in=$tmp/hand4.txt --out=$tmp/oh.txt
 bad_run 2 'cannot read' $tmp/om.txt -- mpi 2 $nm --in=$tmp/missing.txt --out=$tmp/om.txt
+cp $tmp/hand.txt $tmp/self.txt
+bad_run 2 'is the same file as the input' $tmp/self.txt.none -- mpi 2 $nm --in=$tmp/self.txt --out=$tmp/self.txt
+cmp -s $tmp/self.txt $tmp/hand.txt || cli_fail "--out=--in: the input was changed"
+mkdir -p $tmp/adir
+bad_run 2 'cannot write .*adir: it is a directory' $tmp/adir.none -- mpi 2 $nm --in=$tmp/hand.txt --out=$tmp/adir
 bad_run 2 "unknown option '--bogus'" $tmp/ob.txt -- mpi 2 $nm --bogus
 out=$(mpi 2 $nm --help 2>&1); [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q -- '--backend=V' || cli_fail "--help under mpirun"
 
