@@ -43,8 +43,8 @@ static __host__ __device__ inline uint32_t s3_elem_value(uint64_t idx)
     return ((uint32_t)idx * 2654435761u) >> 1;
 }
 
-/* Sum of v over groups of W consecutive lanes (W a power of two <= 32, every lane of the
- * group present), by xor shuffles: every lane gets its group's sum. */
+/* Sum of v over the W lanes of a warp (W a power of two <= 32), by xor shuffles: every lane
+ * gets the sum.  W < 32 only for blocks of exactly W threads (the mask names lanes 0..W-1). */
 template <int W>
 static __device__ __forceinline__ double s3_warp_sum(double v)
 {
