@@ -34,27 +34,34 @@ $(RESDIR)/simplex3d_speedup_write_rho4.dat: simplex3d
 
 # non-power-of-two sizes (rho = 8): nb = 2^k - 1, 2^k, 2^k + 1 for 2^k = 32 .. 512, where
 # recursive-o1 rounds nb up to 2^(k+1) and recursive-o1-below does not
+# largest n of the extra sweeps below (QUICK: small)
 ifeq ($(QUICK),1)
 NLIST := 248,256,264,504,512,520
+NMAX_RHO2 := 256
+NMAX_COARSE := 512
+NMAX_TRIPLET := 256
 else
 NLIST := 248,256,264,504,512,520,1016,1024,1032,2040,2048,2056,4088,4104
+NMAX_RHO2 := 1024
+NMAX_COARSE := 2048
+NMAX_TRIPLET := 1024
 endif
 $(RESDIR)/simplex3d_speedup_write_nlist.dat: simplex3d
 	./simplex3d $(RUNFLAGS) --kernel=write --nlist=$(NLIST) --out=$(RESDIR)
 
 # the write sweep with blocks of 2^3 threads (64x more blocks than rho = 8; to n = 1024)
 $(RESDIR)/simplex3d_speedup_write_rho2.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=write --rho=2 --nmax=1024 --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --kernel=write --rho=2 --nmax=$(NMAX_RHO2) --out=$(RESDIR)
 
 # write-coarse with rho = 4 map blocks (to n = 2048: bb's 1 G map blocks at n = 4096 take ~0.6 s a launch)
 $(RESDIR)/simplex3d_speedup_write-coarse_rho4.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=write-coarse --rho=4 --nmax=2048 --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --kernel=write-coarse --rho=4 --nmax=$(NMAX_COARSE) --out=$(RESDIR)
 
 # the coarsened dummy (to n = 2048) and triplet (to n = 1024) kernels, rho = 8
 $(RESDIR)/simplex3d_speedup_dummy-coarse.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=dummy-coarse --nmax=2048 --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --kernel=dummy-coarse --nmax=$(NMAX_COARSE) --out=$(RESDIR)
 $(RESDIR)/simplex3d_speedup_triplet-coarse.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=triplet-coarse --nmax=1024 --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --kernel=triplet-coarse --nmax=$(NMAX_TRIPLET) --out=$(RESDIR)
 
 # a layout picture: the threads of one map for small n (no GPU)
 $(RESDIR)/simplex3d_layout_%.dat: simplex3d
