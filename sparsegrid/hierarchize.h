@@ -39,7 +39,7 @@
 #define SG_MAXD 4         /* dimensions supported by every implementation */
 #define SG_MAX_LEVEL 20   /* n_k = 2^l_k + 1 <= 1048577 */
 #define SG_MAX_TILE (1LL << 31) /* points per tile: 32-bit indices inside a tile */
-#define SG_LB 16          /* version A: lines blocked together in dimension 0 (AVX-512 width) */
+#define SG_LB 16          /* version A: lines blocked together in dimension 0 (AVX-512 width: SG_CPU_TARGETS) */
 
 typedef struct {
     int d;                       /* dimensions, 1..SG_MAXD */
@@ -209,12 +209,38 @@ static inline void sg_ref_tile_f(float *u, const sg_geom *g, int inverse)
     for (int k = 0; k < g->d; k++) sg_ref_dim_f(u, g, k, inverse);
 }
 
+/* The tuned CPU code (version A, the sparse-grid CPU versions) is compiled for three vector
+ * widths (GCC function multi-versioning: one clone per target, the loader's resolver picks
+ * the widest the CPU supports, the default clone is the SSE2 fallback), so the binary really
+ * holds AVX-512 code without building everything with -march; sg_cpu_isa() names the one used.
+ * SG_INLINE forces the helpers into each clone. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define SG_CPU_TARGETS __attribute__((target_clones("avx512f", "avx2", "default")))
+#define SG_INLINE static inline __attribute__((always_inline)) /* compiled inside each clone */
+#define SG_HAVE_CLONES 1
+#else
+#define SG_CPU_TARGETS
+#define SG_INLINE static inline
+#define SG_HAVE_CLONES 0
+#endif
+static inline const char *sg_cpu_isa(void)
+{
+#if SG_HAVE_CLONES
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return "avx512f clone (16 floats / 8 doubles per vector)";
+    if (__builtin_cpu_supports("avx2")) return "avx2 clone (8 floats / 4 doubles per vector)";
+    return "default clone (SSE2, 4 floats / 2 doubles per vector)";
+#else
+    return "one build (no function multi-versioning on this compiler)";
+#endif
+}
+
 /* ------------------------------------------------ version A: tuned CPU (thesis 5.1) */
 
 /* Dimension 0 of one tile with line blocking: SG_LB neighbouring lines are transposed into
  * buf (n0 x SG_LB), the 1D scheme runs on vectors of SG_LB lines, and they go back; this is
  * the role of the thesis's dimensional shift (section 2.3.2). */
-static inline void sg_tuned_dim0(float *u, const sg_geom *g, int inverse, float *buf)
+SG_INLINE void sg_tuned_dim0(float *u, const sg_geom *g, int inverse, float *buf)
 {
     int n = g->n[0], l = g->l[0];
     long long lines = g->size / n;
@@ -244,7 +270,7 @@ static inline void sg_tuned_dim0(float *u, const sg_geom *g, int inverse, float 
 
 /* Dimension k >= 1: the lines along k that are neighbours in the lower dimensions are
  * contiguous rows of stride[k] floats, so the stencil runs on whole rows (vectorized). */
-static inline void sg_tuned_dimk(float *u, const sg_geom *g, int k, int inverse)
+SG_INLINE void sg_tuned_dimk(float *u, const sg_geom *g, int k, int inverse)
 {
     long long inner = g->stride[k], len = g->n[k] * inner;
     int l = g->l[k];
@@ -266,7 +292,7 @@ static inline void sg_tuned_dimk(float *u, const sg_geom *g, int k, int inverse)
 }
 
 /* One tile in place, all dimensions, by the calling thread (data stays cached). */
-static inline void sg_tuned_tile(float *u, const sg_geom *g, int inverse, float *buf)
+SG_CPU_TARGETS static void sg_tuned_tile(float *u, const sg_geom *g, int inverse, float *buf)
 {
     if (g->l[0] > 0) {
         if (g->d == 1) sg_line_f(u, 1, g->l[0], inverse); /* one line: nothing to block */

@@ -331,30 +331,7 @@ static inline HD void sgs_item(const sgs_seg *q, const int *par, int n, int L, i
     *xr = sgs_neighbour(q, par, i + h, n, a, c);
 }
 
-/* The tuned CPU code is compiled for three vector widths (GCC function multi-versioning: one
- * clone per target, the loader picks the widest the CPU supports), so the binary really holds
- * AVX-512 code without building everything with -march; sgs_cpu_isa() names the one used. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-#define SGS_CPU_TARGETS __attribute__((target_clones("avx512f", "avx2", "default")))
-#define SGS_INLINE static inline __attribute__((always_inline)) /* compiled inside each clone */
-#define SGS_HAVE_CLONES 1
-#else
-#define SGS_CPU_TARGETS
-#define SGS_INLINE static inline
-#define SGS_HAVE_CLONES 0
-#endif
-static inline const char *sgs_cpu_isa(void)
-{
-#if SGS_HAVE_CLONES
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return "avx512f clone (16 floats / 8 doubles per vector)";
-    if (__builtin_cpu_supports("avx2")) return "avx2 clone (8 floats / 4 doubles per vector)";
-    return "default clone (SSE2, 4 floats / 2 doubles per vector)";
-#else
-    return "one build (no function multi-versioning on this compiler)";
-#endif
-}
-
+/* The tuned CPU code is built for three vector widths (SG_CPU_TARGETS, hierarchize.h). */
 /* --------------------------------------------------------- float and double versions */
 #define SGS_DEFINE(T, SUF, SURPLUS, UNSURPLUS, LINE)                                                  \
     /* Reference: pole by pole through sgs_offset(), the 1D transform of the full grid. */           \
@@ -389,7 +366,7 @@ static inline const char *sgs_cpu_isa(void)
         return 0;                                                                                    \
     }                                                                                                \
     /* One list (k, L) of one grid, the points in storage order (the GPU kernel's loop). */          \
-    SGS_INLINE void sgs_list_##SUF(T *u, const sgs_grid *g, int k, int L, int inverse)               \
+    SG_INLINE void sgs_list_##SUF(T *u, const sgs_grid *g, int k, int L, int inverse)               \
     {                                                                                                \
         int kl = k * (g->n + 1) + L;                                                                 \
         for (int si = g->list_first[kl]; si < g->list_first[kl + 1]; si++) {                         \
@@ -409,7 +386,7 @@ static inline const char *sgs_cpu_isa(void)
         }                                                                                            \
     }                                                                                                \
     /* One grid, all dimensions, level by level (the order of the GPU kernel). */                    \
-    SGS_CPU_TARGETS static void sgs_grid_##SUF(T *u, const sgs_grid *g, int inverse)                 \
+    SG_CPU_TARGETS static void sgs_grid_##SUF(T *u, const sgs_grid *g, int inverse)                 \
     {                                                                                                \
         for (int k = 0; k < g->d; k++)                                                               \
             for (int s = 1; s <= g->n; s++) sgs_list_##SUF(u, g, k, inverse ? s : g->n + 1 - s, inverse); \
@@ -427,7 +404,7 @@ static inline const char *sgs_cpu_isa(void)
     }                                                                                                \
     /* Dimensional shift (thesis 2.3.2, Fig. 2.9): every subspace block from -> to with its          \
      * fastest dimension (fast) moved to the slowest place, a transpose of np(l_fast) x R. */        \
-    SGS_INLINE void sgs_rotate_##SUF(const T *from, T *to, const sgs_grid *g, int fast)              \
+    SG_INLINE void sgs_rotate_##SUF(const T *from, T *to, const sgs_grid *g, int fast)              \
     {                                                                                                \
         for (int s = 0; s < g->nsub; s++) {                                                          \
             long long size = g->off[s + 1] - g->off[s], nf = 1LL << sgs_lbits(g->lev[s * g->d + fast]); \
@@ -443,7 +420,7 @@ static inline const char *sgs_cpu_isa(void)
      * block slice of one w, S = size / np(L) contiguous values (long vectors in every dimension).   \
      * After d rotations the layout is the original one (thesis: "preserves the original            \
      * subspace layout").  Same operations, same dimension order: bitwise equal to sgs_grid. */      \
-    SGS_CPU_TARGETS static void sgs_shift_grid_##SUF(const T *src, T *dst, T *tmp, T *tmp2,          \
+    SG_CPU_TARGETS static void sgs_shift_grid_##SUF(const T *src, T *dst, T *tmp, T *tmp2,          \
                                                      const sgs_grid *g, int inverse)                 \
     {                                                                                                \
         int d = g->d, n = g->n;                                                                      \

@@ -351,7 +351,7 @@ static void fig_bandwidth(env *e, int argc, char **argv)
     e->d = &d;
     datfile_open(&d, e->c.out, "sparsegrid_figx1_bandwidth.dat", &m);
     datfile_meta(&d, "l2_bytes", "%d", l2);
-    datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads", e->threads);
+    datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads, %s", e->threads, sg_cpu_isa());
     datfile_meta(&d, "columns", "bytes_moved = 2 * Nt * tile bytes (read + write once); gbs = bytes_moved / median; "
                                 "pct_copy = gbs / gbs of the copy kernel at the same size (same run); beyond_l2 = "
                                 "bytes_moved > L2 size");
@@ -757,7 +757,7 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
     datfile_meta(&d, "l2_bytes", "%d", l2);
     datfile_meta(&d, "host_triad_gbs", "%.1f (STREAM-like triad, %d threads, best of 5; common/host.h)", triad, e->threads);
     datfile_meta(&d, "cpu", "cpu_tuned on %d OpenMP threads (OpenMP over grids, level-wise lists, rows vectorized), %s",
-                 e->threads, sgs_cpu_isa());
+                 e->threads, sg_cpu_isa());
     datfile_meta(&d, "grid", "regular sparse grid with boundary, sum_j max(l_j,1) <= n + d - 1, subspace order; "
                              "grids one after another");
     datfile_meta(&d, "columns", "bytes_moved = 2 * grids * points * %zu (read + write once); gbs = bytes_moved / median; "
@@ -1004,7 +1004,7 @@ static void fig_layout(env *e, int argc, char **argv)
     e->d = &d;
     datfile_open(&d, e->c.out, "sparsegrid_figx7_layout.dat", &m);
     datfile_meta(&d, "l2_bytes", "%d", l2);
-    datfile_meta(&d, "cpu", "cpu_tuned / cpu_shift on %d OpenMP threads, %s", e->threads, sgs_cpu_isa());
+    datfile_meta(&d, "cpu", "cpu_tuned / cpu_shift on %d OpenMP threads, %s", e->threads, sg_cpu_isa());
     datfile_meta(&d, "columns", "layout_in/layout_out: plain = the full grid, dimension 0 fastest; subspace = the thesis's "
                                 "subspace order (sparse.h, sgs_init_full); bytes_moved = 2 * Nt * tile bytes; pct_copy = "
                                 "gbs / copy kernel of the same bytes");
