@@ -226,7 +226,7 @@ int main(int argc, char **argv)
         for (const char *q = nlist; *q;) {
             char *end;
             long long v = strtoll(q, &end, 10);
-            if (end == q || v < 1 || v > 65536 || (*end && *end != ',') || nsizes == 32)
+            if (end == q || v < 1 || v > 65536 || (*end && (*end != ',' || !end[1])) || nsizes == 32)
                 DIE_USAGE("--nlist=%s: up to 32 comma-separated sizes 1..65536 expected", nlist);
             sizes[nsizes++] = v;
             q = *end ? end + 1 : end;

@@ -16,7 +16,7 @@ for m in bb lambda-cubic lambda-exact recursive-log recursive-o1 recursive-o1-be
 done
 # bad input: exactly one error line, exit 2
 for bad in "--n=0 --layout --map=bb" "--rho=3" "--rho=0" "--map=foo" "--layout --n=8" \
-           "--layout --map=bb --n=100000" "--kernel=write --nlist=24,x" "--kernel=write --nlist=0" \
+           "--layout --map=bb --n=100000" "--kernel=write --nlist=24,x" "--kernel=write --nlist=0" "--kernel=write --nlist=8,16," \
            "--kernel=write --nlist=70000" "--kernel=write --n=8 --nlist=16" "--kernel=dummy-coarse --rho=1" \
            "--kernel=triplet-coarse --eval=thread" \
            "--kernel=write --n=70000" "--kernel=triplet --n=60000" "--n=-4" "--bogus" "extra" \
