@@ -7,13 +7,15 @@
  * another; a name ending in .npy is read / written as numpy's .npy (npy.h: '<f4' / '<f8', C
  * order, the number of values must match; written with shape (T, N_{d-1}, ..., N_0) for tiles,
  * (T, points) for sparse grids).  --dims: full grids ("tiles"), N0 the fastest dimension, each Ni = 2^l + 1 (3, 5,
- * 9, 17, 33, ...), 1 to 4 dimensions.  --sparse=D:N: regular sparse grids with boundary of
+ * 9, 17, 33, ...), 1 to 6 dimensions (5-6, and double on the GPU: computed in subspace order
+ * with sparse.h's code, the same bits).  --sparse=D:N: regular sparse grids with boundary of
  * level N in D = 1..6 dimensions, in the subspace order of sparse.h (README: the layout).
  * --backend=cpu (default) runs the tuned OpenMP version (full grids in double: the scalar
  * double reference, tile by tile) and needs no GPU; --backend=gpu runs the pipelined fused
  * kernel for full grids (lines longer than 65 points: the point-code fused kernel; the
  * one-buffer fused kernel, or the thesis-style one, when a tile does not fit in shared
- * memory; float only) and k_sparse for sparse grids (float or double), and exits 77 when
+ * memory; 1-4 dimensions in float) and k_sparse for sparse grids and for the other full
+ * grids (5-6 dimensions, double; plain -> subspace order in the kernel), and exits 77 when
  * there is no usable GPU.  Bad dims, a file whose size is not T * points * element bytes, a
  * missing input, an --out that is the input or cannot be written (common/fileio.h), input
  * holding NaN or Inf (unless --allow-nonfinite): one line, exit 2, and the output file is
@@ -34,12 +36,52 @@
 
 /* What the file holds: full tiles (g) or sparse grids (sg), of elem-byte values. */
 typedef struct {
-    int sparse;
-    sg_geom g;
+    int sparse;       /* regular sparse grids (sg) */
+    int via_subspace; /* full tiles computed in subspace order (sg = the full grid, perm): 5-6
+                         dimensions, and double on the GPU */
+    sg_geom g;        /* full tiles of 1-4 dimensions */
     sgs_grid sg;
+    long long *perm;  /* via_subspace: sgs_full_perm */
+    int d, n[SGS_MAXD]; /* full tiles: points per dimension */
     long long points; /* per grid */
     size_t elem;
 } grid_kind;
+
+/* Parses "N0xN1x..." with up to SGS_MAXD dimensions, each 2^l + 1, into levels l[]; returns d,
+ * or -1 with a message in err (1-4 dimensions: sg_parse_dims' messages). */
+static int parse_dims6(const char *s, int *n, int *l, char *err, size_t errsz)
+{
+    int d = 0;
+    const char *p = s;
+    for (;;) {
+        char *end;
+        if (*p < '0' || *p > '9') { snprintf(err, errsz, "malformed --dims '%s' (want e.g. 33x33 or 9x9x5x5)", s); return -1; }
+        long long v = strtoll(p, &end, 10);
+        if (d == SGS_MAXD) { snprintf(err, errsz, "--dims '%s': at most %d dimensions", s, SGS_MAXD); return -1; }
+        if (v > (1 << 30) || (l[d] = sg_level_of(v)) < 0) {
+            snprintf(err, errsz, "size %lld of dimension %d is not 2^l + 1 (3, 5, 9, 17, 33, ...)", v, d);
+            return -1;
+        }
+        n[d++] = (int)v;
+        if (*end == '\0') break;
+        if (*end != 'x') { snprintf(err, errsz, "malformed --dims '%s' (want e.g. 33x33 or 9x9x5x5)", s); return -1; }
+        p = end + 1;
+    }
+    return d;
+}
+
+/* Full tiles <-> subspace order (sgs_full_perm), tile by tile, OpenMP. */
+template <typename T>
+static void to_subspace(T *plain, T *sub, long long tiles, const grid_kind *k, int back)
+{
+    long long N = k->points;
+#pragma omp parallel for schedule(static)
+    for (long long t = 0; t < tiles; t++)
+        for (long long i = 0; i < N; i++) {
+            if (back) plain[t * N + k->perm[i]] = sub[t * N + i];
+            else sub[t * N + i] = plain[t * N + k->perm[i]];
+        }
+}
 
 /* Parses "D:N" (e.g. 3:5); returns 0, or -1 with a message in err. */
 static int parse_sparse(const char *s, sgs_grid *sg, char *err, size_t errsz)
@@ -73,7 +115,20 @@ static void refuse_nonfinite(const T *h, long long n, long long points, const ch
  * tile, OpenMP over tiles) or sparse grids (sgs_cpu_f/d). */
 static void run_cpu(const grid_kind *k, void *h, long long tiles, int inverse, int threads)
 {
-    if (k->sparse) {
+    if (k->via_subspace) { /* into subspace order, the sparse-grid CPU code, back */
+        void *sub = malloc(k->elem * (size_t)(tiles * k->points));
+        if (!sub) DIE("out of host memory");
+        if (k->elem == 4) {
+            to_subspace((float *)h, (float *)sub, tiles, k, 0);
+            sgs_cpu_f((float *)sub, (float *)sub, tiles, &k->sg, inverse, threads);
+            to_subspace((float *)h, (float *)sub, tiles, k, 1);
+        } else {
+            to_subspace((double *)h, (double *)sub, tiles, k, 0);
+            sgs_cpu_d((double *)sub, (double *)sub, tiles, &k->sg, inverse, threads);
+            to_subspace((double *)h, (double *)sub, tiles, k, 1);
+        }
+        free(sub);
+    } else if (k->sparse) {
         if (k->elem == 4) sgs_cpu_f((float *)h, (float *)h, tiles, &k->sg, inverse, threads);
         else sgs_cpu_d((double *)h, (double *)h, tiles, &k->sg, inverse, threads);
     } else if (k->elem == 4) {
@@ -93,13 +148,35 @@ static void run_gpu(const grid_kind *k, void *h, long long tiles, int inverse, i
     unsigned char *d_in = (unsigned char *)device_alloc_or_usage(2 * want, "input and output grids");
     unsigned char *d_out = d_in + want;
     CHECK_CUDA(cudaMemcpy(d_in, h, want, cudaMemcpyHostToDevice));
-    if (k->sparse) { /* the offset table where a grid has at most 65536 points */
+    if (k->sparse || k->via_subspace) { /* the offset table where a grid has at most 65536 points */
         sgs_dev dv;
         if (sgs_dev_setup(&dv, &k->sg, k->elem, 256, device, 0, 1)) sgs_dev_setup(&dv, &k->sg, k->elem, 256, device, 0, 0);
+        void *sub = NULL;
+        if (k->via_subspace) { /* plain -> subspace order on the GPU, back on the host */
+            if (sgs_dev_use_full_layout(&dv, &k->sg))
+                DIE_USAGE("a %s tile does not fit in shared memory for --backend=gpu in %s; use --backend=cpu", what,
+                          k->elem == 8 ? "double" : "5-6 dimensions");
+            sub = malloc(want);
+            if (!sub) DIE("out of host memory");
+            if (inverse) { /* the surpluses into subspace order first */
+                if (k->elem == 4) to_subspace((float *)h, (float *)sub, tiles, k, 0);
+                else to_subspace((double *)h, (double *)sub, tiles, k, 0);
+                CHECK_CUDA(cudaMemcpy(d_in, sub, want, cudaMemcpyHostToDevice));
+            }
+        }
         if (k->elem == 4) sgs_dev_run<float>(&dv, (const float *)d_in, (float *)d_out, tiles, inverse, 0);
         else sgs_dev_run<double>(&dv, (const double *)d_in, (double *)d_out, tiles, inverse, 0);
         CHECK_CUDA(cudaDeviceSynchronize());
         sgs_dev_free(&dv);
+        if (k->via_subspace && !inverse) { /* the surpluses came back in subspace order */
+            CHECK_CUDA(cudaMemcpy(sub, d_out, want, cudaMemcpyDeviceToHost));
+            if (k->elem == 4) to_subspace((float *)h, (float *)sub, tiles, k, 1);
+            else to_subspace((double *)h, (double *)sub, tiles, k, 1);
+            free(sub);
+            CHECK_CUDA(cudaFree(d_in));
+            return;
+        }
+        free(sub);
     } else {
         sg_fused f;
         sg_b b;
@@ -127,12 +204,12 @@ int main(int argc, char **argv)
     long long tiles = 0;
     int inverse = 0, threads = 0, device = 0, quiet = 0, allow_nonfinite = 0;
     arg_opt opts[] = {
-        {"dims", ARG_STR, &dims, "full grids: points per dimension, N0xN1x... (each 2^l + 1, N0 fastest, d <= 4)", 0, 0, NULL},
+        {"dims", ARG_STR, &dims, "full grids: points per dimension, N0xN1x... (each 2^l + 1, N0 fastest, d <= 6)", 0, 0, NULL},
         {"sparse", ARG_STR, &sparse, "sparse grids: D:N = dimension 1..6 and level (subspace order, README)", 0, 0, NULL},
         {"tiles", ARG_LONG, &tiles, "number of grids (tiles) T in the file", 1, 9.0e18, NULL},
         {"in", ARG_STR, &in, "input file: T grids of raw little-endian values (.npy: numpy's format)", 0, 0, NULL},
         {"out", ARG_STR, &out, "output file (same layout; .npy: numpy's format)", 0, 0, NULL},
-        {"precision", ARG_CHOICE, &precision, "value type in the files (double: --backend=gpu for --sparse only)", 0, 0,
+        {"precision", ARG_CHOICE, &precision, "value type in the files", 0, 0,
          "float double"},
         {"inverse", ARG_FLAG, &inverse, "dehierarchize: surpluses -> values", 0, 0, NULL},
         {"backend", ARG_CHOICE, &backend, "where to compute", 0, 0, "cpu gpu"},
@@ -160,11 +237,23 @@ int main(int argc, char **argv)
         if (parse_sparse(sparse, &k.sg, err, sizeof err)) DIE_USAGE("%s", err);
         k.points = k.sg.npts;
     } else {
-        if (sg_parse_dims(dims, &k.g, err, sizeof err)) DIE_USAGE("%s", err);
-        k.points = k.g.size;
+        int lv[SGS_MAXD];
+        k.d = parse_dims6(dims, k.n, lv, err, sizeof err);
+        if (k.d < 0) DIE_USAGE("%s", err);
+        /* 1-4 dimensions: the full-grid code (float on the GPU); 5-6 dimensions, and double on
+         * the GPU: the full grid in subspace order (sparse.h), bitwise the same result */
+        k.via_subspace = k.d > SG_MAXD || (k.elem == 8 && !strcmp(backend, "gpu"));
+        if (!k.via_subspace) {
+            if (sg_parse_dims(dims, &k.g, err, sizeof err)) DIE_USAGE("%s", err);
+            k.points = k.g.size;
+        } else {
+            if (sgs_init_full(&k.sg, k.d, lv, err, sizeof err)) DIE_USAGE("--dims=%s: %s", dims, err);
+            k.points = k.sg.npts;
+            k.perm = (long long *)malloc(sizeof(long long) * k.points);
+            if (!k.perm) DIE("out of host memory");
+            sgs_full_perm(&k.sg, k.perm);
+        }
     }
-    if (!k.sparse && k.elem == 8 && !strcmp(backend, "gpu"))
-        DIE_USAGE("--precision=double with --dims: the full-grid GPU kernels are float32; use --backend=cpu");
     if (tiles > (long long)(9.0e18 / k.elem) / k.points) DIE_USAGE("--tiles=%lld: too much data", tiles);
     long long n = tiles * k.points;
     unsigned long long want = k.elem * (unsigned long long)n;
@@ -207,12 +296,12 @@ int main(int argc, char **argv)
     if (!fo) DIE_USAGE("cannot write --out=%s: %s", out, strerror(errno));
     int bad_header = 0;
     if (npy_is_npy_name(out)) { /* shape (T, N_{d-1}, ..., N_0) for tiles, (T, points) for sparse grids */
-        long long shape[SG_MAXD + 1];
+        long long shape[SGS_MAXD + 1];
         int nd = 1;
         shape[0] = tiles;
         if (k.sparse) shape[nd++] = k.points;
         else
-            for (int j = k.g.d - 1; j >= 0; j--) shape[nd++] = k.g.n[j];
+            for (int j = k.d - 1; j >= 0; j--) shape[nd++] = k.n[j];
         bad_header = npy_write_header(fo, (int)k.elem, nd, shape);
     }
     if (bad_header || fwrite(h, 1, want, fo) != want || fclose(fo)) {
@@ -227,7 +316,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s %lld %s of %s (%s, %.1f MB) on the %s in %.2f ms -> %s\n",
                 inverse ? "dehierarchized" : "hierarchized", tiles, k.sparse ? "sparse grids" : "tiles", what, precision,
                 want / 1e6, backend, ms, out);
-    if (k.sparse) sgs_free(&k.sg);
+    if (k.sparse || k.via_subspace) sgs_free(&k.sg);
+    free(k.perm);
     free(h);
     return 0;
 }
