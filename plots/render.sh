@@ -11,7 +11,6 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-command -v gnuplot >/dev/null || { echo "error: gnuplot not found (apt-get install gnuplot-nox)" >&2; exit 2; }
 case "${DATA:-}" in
   ref) sub=results-ref;; quick) sub=results-quick;; "") sub=results;;
   *) echo "error: DATA=${DATA}: use DATA=ref (committed data), DATA=quick or nothing (results/)" >&2; exit 2;;
@@ -42,6 +41,8 @@ for gp in plots/*_*.gp; do
     missing=$((missing+1)); continue
   fi
   out="plots/out/$stem.$term"
+  # gnuplot is needed only now: bad settings and missing data are reported without it
+  command -v gnuplot >/dev/null || { echo "error: gnuplot not found (apt-get install gnuplot-nox)" >&2; exit 2; }
   if gnuplot -e "datadir='$datadir'; outfile='$out'; term='$term'; styledir='plots'" "$gp" 2>plots/out/$stem.log; then
     echo "rendered $out"; rendered=$((rendered+1)); rm -f plots/out/$stem.log
   else

@@ -36,7 +36,7 @@ expect 2 fractals/fractals --layouts --fractal=vicsek --r=12 >/dev/null   # too 
 "$prog" --rmin=0 --rmax=6 --reps=1 --warmup=0 --batch=1 --out="$tmp/gpu" >"$tmp/gpu.log" 2>&1
 rc=$?
 case $rc in
-  0) grep -q '^fractal k s r n cells storage' "$tmp/gpu/fractals_compact_sierpinski-triangle.dat" || cli_fail "compact: no data file"
+  0) grep -q '^fractal k s r n cells test storage' "$tmp/gpu/fractals_compact_sierpinski-triangle.dat" || cli_fail "compact: no data file"
      [ "$(awk '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
               $c["storage"] == "compact" && ($c["test"] == "ca" || $c["test"] == "rd") && $c["verified"] == "embedded"' \
           "$tmp/gpu/fractals_compact_sierpinski-triangle.dat" | wc -l)" -eq 14 ] \

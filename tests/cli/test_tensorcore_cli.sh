@@ -32,10 +32,13 @@ expect 2 "$prog" --rho=9 >/dev/null                                            #
 expect 2 "$prog" --fractal=sierpinski-carpet --test=sw --rmin=11 | grep -q "no level" || { echo "FAILED: carpet r=11"; fail=1; }
 # a tiny valid run: 0 with a GPU (and a data file), 77 without
 tmp=$cli_tmp
-"$prog" --fractal=candy --test=sw --rmin=2 --rmax=3 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
+# candy (v1's encoding wrong on the GPU) and the per-warp maps on s != 2 (partial warps) are refused
+expect 2 "$prog" --fractal=candy | grep -q "not correct" || { echo "FAILED: candy not refused"; fail=1; }
+expect 2 "$prog" --fractal=vicsek --map=mma-warp | grep -q "needs s = 2" || { echo "FAILED: mma-warp on vicsek"; fail=1; }
+"$prog" --fractal=candelabra --test=sw --rmin=2 --rmax=3 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
 if [ $rc -eq 0 ]; then
-  [ -f "$tmp/tensorcore_nbb_candy_sw.dat" ] || { echo "FAILED: no candy data file"; fail=1; }
-elif [ $rc -ne 77 ]; then echo "FAILED: tiny candy run exit $rc"; fail=1; fi
+  [ -f "$tmp/tensorcore_nbb_candelabra_sw.dat" ] || { echo "FAILED: no candelabra data file"; fail=1; }
+elif [ $rc -ne 77 ]; then echo "FAILED: tiny candelabra run exit $rc"; fail=1; fi
 "$prog" --test=sw --rho=8 --rmin=3 --rmax=4 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
 if [ $rc -eq 0 ]; then
   [ -f "$tmp/tensorcore_fig10_sw.dat" ] || { echo "FAILED: no data file"; fail=1; }
