@@ -365,6 +365,15 @@ static inline HD void sgs_item(const sgs_seg *q, const int *par, int n, int L, i
         free(offs);                                                                                  \
         return 0;                                                                                    \
     }                                                                                                \
+    /* S contiguous points from their left and right parents: surplus (hierarchize) or back. */     \
+    SG_INLINE void sgs_row_##SUF(T *px, const T *pl, const T *pr, long long S, int inverse)        \
+    {                                                                                                \
+        if (inverse) {                                                                               \
+            _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = UNSURPLUS(px[a], pl[a], pr[a]); \
+        } else {                                                                                     \
+            _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = SURPLUS(px[a], pl[a], pr[a]); \
+        }                                                                                            \
+    }                                                                                                \
     /* One list (k, L) of one grid, the points in storage order (the GPU kernel's loop). */          \
     SG_INLINE void sgs_list_##SUF(T *u, const sgs_grid *g, int k, int L, int inverse)               \
     {                                                                                                \
@@ -377,11 +386,7 @@ static inline HD void sgs_item(const sgs_seg *q, const int *par, int n, int L, i
                 int x, xl, xr;                                                                       \
                 sgs_item(q, g->par, g->n, L, (int)r0, &x, &xl, &xr);                                      \
                 T *px = u + x, *pl = u + xl, *pr = u + xr;                                           \
-                if (inverse) {                                                                       \
-                    _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = UNSURPLUS(px[a], pl[a], pr[a]); \
-                } else {                                                                             \
-                    _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = SURPLUS(px[a], pl[a], pr[a]); \
-                }                                                                                    \
+                sgs_row_##SUF(px, pl, pr, S, inverse);                                               \
             }                                                                                        \
         }                                                                                            \
     }                                                                                                \
@@ -443,11 +448,7 @@ static inline HD void sgs_item(const sgs_seg *q, const int *par, int n, int L, i
                         T *px = u + q->off + w * S;                                                  \
                         const T *pl = u + g->par[q->par + ll] + sgs_within1(i - h, n, ll) * S;       \
                         const T *pr = u + g->par[q->par + lr] + sgs_within1(i + h, n, lr) * S;       \
-                        if (inverse) {                                                               \
-                            _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = UNSURPLUS(px[a], pl[a], pr[a]); \
-                        } else {                                                                     \
-                            _Pragma("omp simd") for (long long a = 0; a < S; a++) px[a] = SURPLUS(px[a], pl[a], pr[a]); \
-                        }                                                                            \
+                        sgs_row_##SUF(px, pl, pr, S, inverse);                                       \
                     }                                                                                \
                 }                                                                                    \
             }                                                                                        \
