@@ -141,9 +141,8 @@ static inline void dist_agree(const dist_ctx *d, int code, const char *fmt, ...)
     CHECK_MPI(MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, first, MPI_COMM_WORLD));
     CHECK_MPI(MPI_Bcast(&code, 1, MPI_INT, first, MPI_COMM_WORLD));
     if (d->rank == 0) {
-        if (code == 77) printf("SKIP: %s\n", msg);
+        if (code == 77) fprintf(stderr, "SKIP: %s\n", msg); /* on stderr, as device_require's */
         else fprintf(stderr, "error: %s\n", msg);
-        fflush(stdout);
     }
     dist_exit(code);
 }
