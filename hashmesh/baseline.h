@@ -70,6 +70,16 @@ typedef struct {
     double *key; /* implicit tree: range [lo, hi) has its median at (lo + hi) / 2 */
     int *idx;
 } kd1;
+static inline void kd1_alloc(kd1 *t, long n)
+{
+    t->key = (double *)gen_alloc(sizeof(double) * (size_t)n);
+    t->idx = (int *)gen_alloc(sizeof(int) * (size_t)n);
+}
+static inline void kd1_free(kd1 *t)
+{
+    free(t->key);
+    free(t->idx);
+}
 
 static inline void kd1_swap(kd1 *t, long a, long b)
 {
@@ -292,26 +302,36 @@ static inline void amr_boxes(const amr_mesh *m, kbox *b)
     for (long c = 0; c < m->n; c++) b[c] = amr_box(m, c);
 }
 
+/* the four faces (left, right, bottom, top) of cell c with box b into nb4[0..3]: the cell
+ * found by a point query at the finest cell just across the face at its lower-left end, c
+ * itself at the domain boundary.  A face whose query finds no cell is left unwritten; with
+ * stop the function returns 1 there at once, else after the other faces; 0: all found. */
+static inline int kd2_cell_faces(const kd2 *t, kbox b, long c, long W, long H, int *nb4, int stop)
+{
+    int qx[4] = {b.x0 - 1, b.x1, b.x0, b.x0}, qy[4] = {b.y0, b.y0, b.y0 - 1, b.y1};
+    int err = 0;
+    for (int f = 0; f < 4; f++) {
+        int hit;
+        if (qx[f] < 0 || qx[f] >= W || qy[f] < 0 || qy[f] >= H) {
+            nb4[f] = (int)c;
+            continue;
+        }
+        kbox q = {qx[f], qy[f], qx[f] + 1, qy[f] + 1};
+        if (kd2_query(t, &q, &hit, 1, 1) == 1) nb4[f] = hit;
+        else if (stop) return 1;
+        else err = 1;
+    }
+    return err;
+}
+
 /* 2D neighbours with the k-D tree: each face's query is the finest cell just across it at
  * the lower-left end (the same rule as Listing 2), located by a point query. */
 static inline int kd2_neigh2d(kd2 *t, const amr_mesh *m, const kbox *boxes, int *nb)
 {
     long W = amr_width(m), H = amr_height(m);
     kd2_build(t, boxes, m->n);
-    for (long c = 0; c < m->n; c++) {
-        kbox b = boxes[c];
-        int qx[4] = {b.x0 - 1, b.x1, b.x0, b.x0}, qy[4] = {b.y0, b.y0, b.y0 - 1, b.y1};
-        for (int f = 0; f < 4; f++) {
-            int hit;
-            if (qx[f] < 0 || qx[f] >= W || qy[f] < 0 || qy[f] >= H) {
-                nb[4 * c + f] = (int)c;
-                continue;
-            }
-            kbox q = {qx[f], qy[f], qx[f] + 1, qy[f] + 1};
-            if (kd2_query(t, &q, &hit, 1, 1) != 1) return 1;
-            nb[4 * c + f] = hit;
-        }
-    }
+    for (long c = 0; c < m->n; c++)
+        if (kd2_cell_faces(t, boxes[c], c, W, H, &nb[4 * c], 1)) return 1;
     return 0;
 }
 static inline void brute_neigh2d(const amr_mesh *m, const kbox *boxes, int *nb)

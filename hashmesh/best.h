@@ -39,6 +39,18 @@ static inline int best_thread_id(void)
     return 0;
 #endif
 }
+/* inside a parallel region of `threads` threads: this thread's number *t of *nt and its static
+ * share [*lo, *hi) of n items (*nt = threads when built without OpenMP) */
+static inline void best_share(long n, int threads, int *t, int *nt, long *lo, long *hi)
+{
+    *t = best_thread_id();
+    *nt = threads;
+#ifdef _OPENMP
+    *nt = omp_get_num_threads();
+#endif
+    *lo = n * *t / *nt;
+    *hi = n * (*t + 1) / *nt;
+}
 static inline int best_max_threads(void)
 {
 #ifdef _OPENMP
@@ -187,11 +199,9 @@ static inline void radix_pairs(uint32_t *key, int *idx, uint32_t *k2, int *i2, l
         int sh = p * dbits;
 #pragma omp parallel num_threads(threads) if (threads > 1)
         {
-            int t = best_thread_id(), nt = threads;
-#ifdef _OPENMP
-            nt = omp_get_num_threads();
-#endif
-            long lo = n * t / nt, hi = n * (t + 1) / nt;
+            int t, nt;
+            long lo, hi;
+            best_share(n, threads, &t, &nt, &lo, &hi);
             long *h = hist + (long)t * nd;
             memset(h, 0, sizeof(long) * (size_t)nd);
             for (long i = lo; i < hi; i++) h[(ks[i] >> sh) & mask]++;
@@ -230,11 +240,9 @@ static inline long hash_compact_omp(const int *t, long m, const double *x, int *
     long total = 0;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        int th = best_thread_id(), nt = threads;
-#ifdef _OPENMP
-        nt = omp_get_num_threads();
-#endif
-        long lo = m * th / nt, hi = m * (th + 1) / nt, c = 0;
+        int th, nt;
+        long lo, hi, c = 0;
+        best_share(m, threads, &th, &nt, &lo, &hi);
         for (long b = lo; b < hi; b++) c += t[b] >= 0;
         cnt[th] = c;
 #pragma omp barrier
@@ -336,14 +344,7 @@ static inline void hash_remap1d_omp(const int *olo, const int *ohi, long na, con
         for (long a = 0; a < na; a++)
             for (long k = olo[a]; k < ohi[a]; k++) t[k] = (int)a;
 #pragma omp for schedule(static)
-        for (long b = 0; b < nb; b++) {
-            double s = 0;
-            for (long k = nlo[b]; k < nhi[b]; k++) {
-                int a = t[k];
-                if (a >= 0) s += remap_bucket(mean[a], gx[a], 0, k + 0.5, 0, 0.5 * (olo[a] + ohi[a]), 0);
-            }
-            out[b] = s;
-        }
+        for (long b = 0; b < nb; b++) out[b] = remap1d_gather(t, nlo[b], nhi[b], olo, ohi, mean, gx);
     }
 }
 /* 2D remap (sec. 3.3) on all cores */
@@ -361,11 +362,9 @@ static inline void table_lookup_omp(int method, const double *data, const double
 {
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
-        int th = best_thread_id(), nt = threads;
-#ifdef _OPENMP
-        nt = omp_get_num_threads();
-#endif
-        long lo = nq * th / nt, hi = nq * (th + 1) / nt;
+        int th, nt;
+        long lo, hi;
+        best_share(nq, threads, &th, &nt, &lo, &hi);
         table_lookup_cpu(method, data, xaxis, nx, yaxis, ny, qx + lo, qy + lo, hi - lo, out + lo);
     }
 }
@@ -388,20 +387,8 @@ static inline int kd2_neigh2d_omp(kd2 *t, const amr_mesh *m, const kbox *boxes, 
     int err = 0;
     kd2_build(t, boxes, m->n);
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(| : err) if (threads > 1)
-    for (long c = 0; c < m->n; c++) {
-        kbox b = boxes[c];
-        int qx[4] = {b.x0 - 1, b.x1, b.x0, b.x0}, qy[4] = {b.y0, b.y0, b.y0 - 1, b.y1};
-        for (int f = 0; f < 4; f++) {
-            int hit;
-            if (qx[f] < 0 || qx[f] >= W || qy[f] < 0 || qy[f] >= H) {
-                nb[4 * c + f] = (int)c;
-                continue;
-            }
-            kbox q = {qx[f], qy[f], qx[f] + 1, qy[f] + 1};
-            if (kd2_query(t, &q, &hit, 1, 1) != 1) err = 1;
-            else nb[4 * c + f] = hit;
-        }
-    }
+    for (long c = 0; c < m->n; c++)
+        if (kd2_cell_faces(t, boxes[c], c, W, H, &nb[4 * c], 0)) err = 1;
     return err;
 }
 /* k-D tree remap, one overlap query per new cell; hits: threads * cap ints */

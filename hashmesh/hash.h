@@ -177,6 +177,18 @@ static inline void hash_neigh2d_cpu(const int *ci, const int *cj, const int *lev
                           &nb[4 * c + 3]);
 }
 
+/* Listing 3, read side, for one new cell covering the unit buckets [lo, hi): the sum of what
+ * the old cells wrote into them (remap_bucket: the old cell's mass over each bucket) */
+static inline double remap1d_gather(const int *t, long lo, long hi, const int *olo, const int *ohi, const double *mean,
+                                    const double *gx)
+{
+    double s = 0;
+    for (long k = lo; k < hi; k++) {
+        int a = t[k];
+        if (a >= 0) s += remap_bucket(mean[a], gx[a], 0, k + 0.5, 0, 0.5 * (olo[a] + ohi[a]), 0);
+    }
+    return s;
+}
 /* 1D remap, Listing 3 (multiple write, multiple read): old cells write their index into
  * every unit bucket of [lo, hi); each new cell sums what its buckets receive.  out[b] is
  * the integral (mass) over new cell b; t has L entries (the domain length). */
@@ -186,14 +198,7 @@ static inline void hash_remap1d_cpu(const int *olo, const int *ohi, long na, con
     memset(t, -1, sizeof(int) * (size_t)L);
     for (long a = 0; a < na; a++)
         for (long k = olo[a]; k < ohi[a]; k++) t[k] = (int)a;
-    for (long b = 0; b < nb; b++) {
-        double s = 0;
-        for (long k = nlo[b]; k < nhi[b]; k++) {
-            int a = t[k];
-            if (a >= 0) s += remap_bucket(mean[a], gx[a], 0, k + 0.5, 0, 0.5 * (olo[a] + ohi[a]), 0);
-        }
-        out[b] = s;
-    }
+    for (long b = 0; b < nb; b++) out[b] = remap1d_gather(t, nlo[b], nhi[b], olo, ohi, mean, gx);
 }
 
 /* 2D remap (sec. 3.3): the same on the finest level of two AMR meshes over one domain. */
