@@ -198,6 +198,15 @@ static bench_stats job_measure(job_ctx *j, const cfg *r, const char *what)
     return st;
 }
 
+/* one untimed run of fn for verification: its output d_out (bytes) poisoned with the byte
+ * poison first (0xAB ints, 0xFF NaN doubles), then run on r->s and copied back to h_out */
+static void gpu_run_once(bench_gpu_fn fn, void *ctx, const cfg *r, void *d_out, void *h_out, size_t bytes, int poison)
+{
+    CHECK_CUDA(cudaMemset(d_out, poison, bytes));
+    fn(ctx, r->s);
+    CHECK_CUDA(cudaStreamSynchronize(r->s));
+    CHECK_CUDA(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+}
 static void put_row(datfile *d, long n, double param, const char *method, bench_stats st, results *res)
 {
     res_put(res, method, st.median);
@@ -294,6 +303,66 @@ static void gpu_radix_sort(void *p, cudaStream_t s)
     CHECK_CUDA(cub::DeviceRadixSort::SortPairs(c->tmp, c->bytes, c->kin, c->kout, c->vin, c->vout, c->n, 0, 64, s));
 }
 
+/* the 64-bit CUB radix of the n device keys d_x (the caller keeps them) with the values
+ * 0..n-1, built through the host scratch h_tmp (n ints, overwritten) */
+static void radix_ctx_make(radix_ctx *rc, const double *d_x, long n, int *h_tmp, cudaStream_t s)
+{
+    rc->n = (int)n;
+    rc->kin = d_x;
+    rc->kout = (double *)dev_alloc(sizeof(double) * n, "radix keys out");
+    for (long i = 0; i < n; i++) h_tmp[i] = (int)i;
+    rc->vin = (const int *)dev_dup(h_tmp, sizeof(int) * n, "radix values");
+    rc->vout = (int *)dev_alloc(sizeof(int) * n, "radix values out");
+    rc->bytes = 0;
+    CHECK_CUDA(cub::DeviceRadixSort::SortPairs(NULL, rc->bytes, rc->kin, rc->kout, rc->vin, rc->vout, rc->n, 0, 64, s));
+    rc->tmp = dev_alloc(rc->bytes, "radix scratch");
+}
+static void radix_ctx_free(radix_ctx *rc)
+{
+    CHECK_CUDA(cudaFree(rc->kout)); CHECK_CUDA(cudaFree((void *)rc->vin)); CHECK_CUDA(cudaFree(rc->vout));
+    CHECK_CUDA(cudaFree(rc->tmp));
+}
+/* CUB radix on the 32-bit bucket index of keys k (on the device at d_x, the caller keeps
+ * them) over end_bit bits, key generation included */
+static void radix32_ctx_make(gpu_radix32_ctx *q, const keys1d *k, const double *d_x, long n, int end_bit)
+{
+    q->x = d_x; q->n = (int)n; q->xmin = k->xmin; q->dmin = k->dmin; q->end_bit = end_bit;
+    q->kin = (unsigned *)dev_alloc(sizeof(unsigned) * n, "radix32 keys");
+    q->kout = (unsigned *)dev_alloc(sizeof(unsigned) * n, "radix32 keys out");
+    q->vin = (int *)dev_alloc(sizeof(int) * n, "radix32 values");
+    q->vout = (int *)dev_alloc(sizeof(int) * n, "radix32 values out");
+    q->tmp_bytes = gpu_radix32_bytes((int)n, end_bit);
+    q->tmp = dev_alloc(q->tmp_bytes, "radix32 scratch");
+}
+static void radix32_ctx_free(gpu_radix32_ctx *q)
+{
+    CHECK_CUDA(cudaFree(q->kin)); CHECK_CUDA(cudaFree(q->kout)); CHECK_CUDA(cudaFree(q->vin)); CHECK_CUDA(cudaFree(q->vout));
+    CHECK_CUDA(cudaFree(q->tmp));
+}
+/* the GPU hash (Listing 1) of the n keys k, on the device at d_x: fields and the table */
+static void hash1d_ctx_make(gpu_hash_ctx *g, const keys1d *k, long n, const double *d_x)
+{
+    memset(g, 0, sizeof *g);
+    g->n = (int)n;
+    g->m = k->m;
+    g->xmin = k->xmin;
+    g->dmin = k->dmin;
+    g->x = d_x;
+    g->t = (int *)dev_alloc(sizeof(int) * k->m, "1D hash table");
+}
+/* the sort's buffers (1D or 2D, from g->m and g->n): scan output, CUB scan scratch, indices */
+static void hash_sort_bufs(gpu_hash_ctx *g)
+{
+    g->off = (int *)dev_alloc(sizeof(int) * (size_t)g->m, "scan output");
+    g->tmp_bytes = hm_scan_bytes(g->m);
+    g->tmp = dev_alloc(g->tmp_bytes, "scan scratch");
+    g->idx = (int *)dev_alloc(sizeof(int) * (size_t)g->n, "sorted indices");
+}
+static void hash_sort_bufs_free(gpu_hash_ctx *g)
+{
+    CHECK_CUDA(cudaFree(g->off)); CHECK_CUDA(cudaFree(g->tmp)); CHECK_CUDA(cudaFree(g->idx));
+}
+
 /* ---- issue 12: the 1D sorts a user would pick (best.h), serial and on all cores ---- */
 typedef struct {
     const keys1d *k;
@@ -368,6 +437,16 @@ static void check_ints(datfile *d, const int *got, const int *ref, long n, const
     if (verify_exact(got, ref, n, sizeof(int), what)) FAIL(d, "%s differs", what);
 }
 
+/* both 1D neighbour arrays against the reference, reported as "<what> left" / "<what> right" */
+static void check_lr(datfile *d, const int *l, const int *lref, const int *rr, const int *rref, long n, const char *what,
+                     const char *fail)
+{
+    char wl[64], wr[64];
+    snprintf(wl, sizeof wl, "%s left", what);
+    snprintf(wr, sizeof wr, "%s right", what);
+    if (verify_exact(l, lref, n, sizeof(int), wl) + verify_exact(rr, rref, n, sizeof(int), wr)) FAIL(d, "%s", fail);
+}
+
 /* which: bit 1 the paper's CPU methods (qsort, hash_cpu), bit 2 the GPU methods (hash_gpu,
  * radix_gpu = 64-bit CUB radix), bit 4 the best CPU baselines (introsort, radix32_cpu serial
  * and _omp, hash_cpu, hash_cpu_omp), bit 8 the best GPU rows (radix32_gpu, hash_gpu_job) */
@@ -427,23 +506,11 @@ static void measure_sort1d(const cfg *r, long n, double ratio, datfile *d, doubl
     }
     if (which & 2) {
         gpu_hash_ctx g;
-        memset(&g, 0, sizeof g);
-        g.n = (int)n;
-        g.m = k.m;
-        g.xmin = k.xmin;
-        g.dmin = k.dmin;
-        g.x = (const double *)dev_dup(k.x, sizeof(double) * n, "1D keys");
-        g.t = (int *)dev_alloc(sizeof(int) * k.m, "1D hash table");
-        g.off = (int *)dev_alloc(sizeof(int) * k.m, "scan output");
-        g.tmp_bytes = hm_scan_bytes(k.m);
-        g.tmp = dev_alloc(g.tmp_bytes, "scan scratch");
-        g.idx = (int *)dev_alloc(sizeof(int) * n, "sorted indices");
+        hash1d_ctx_make(&g, &k, n, (const double *)dev_dup(k.x, sizeof(double) * n, "1D keys"));
+        hash_sort_bufs(&g);
         g.sorted = (double *)dev_alloc(sizeof(double) * n, "sorted keys");
-        CHECK_CUDA(cudaMemset(g.idx, 0xAB, sizeof(int) * n)); /* poison */
         CHECK_CUDA(cudaMemset(g.sorted, 0xFF, sizeof(double) * n)); /* NaN poison */
-        gpu_hash_sort1d(&g, r->s);
-        CHECK_CUDA(cudaStreamSynchronize(r->s));
-        CHECK_CUDA(cudaMemcpy(got, g.idx, sizeof(int) * n, cudaMemcpyDeviceToHost));
+        gpu_run_once(gpu_hash_sort1d, &g, r, g.idx, got, sizeof(int) * n, 0xAB);
         if (verify_exact(got, ref, n, sizeof(int), "GPU vs CPU hash sort")) FAIL(d, "1D sort: GPU hash differs from CPU hash");
         double *gs = (double *)host_alloc(sizeof(double) * n);
         CHECK_CUDA(cudaMemcpy(gs, g.sorted, sizeof(double) * n, cudaMemcpyDeviceToHost));
@@ -459,46 +526,22 @@ static void measure_sort1d(const cfg *r, long n, double ratio, datfile *d, doubl
             put_row(d, n, param, "hash_gpu_job", job_measure(&j, r, "1D sort"), res);
             /* the strongest GPU baseline: CUB radix on the 32-bit bucket index, end_bit = bits needed */
             gpu_radix32_ctx q;
-            q.x = g.x; q.n = (int)n; q.xmin = k.xmin; q.dmin = k.dmin; q.end_bit = radix_bits_for(k.m);
-            q.kin = (unsigned *)dev_alloc(sizeof(unsigned) * n, "radix32 keys");
-            q.kout = (unsigned *)dev_alloc(sizeof(unsigned) * n, "radix32 keys out");
-            q.vin = (int *)dev_alloc(sizeof(int) * n, "radix32 values");
-            q.vout = (int *)dev_alloc(sizeof(int) * n, "radix32 values out");
-            q.tmp_bytes = gpu_radix32_bytes((int)n, q.end_bit);
-            q.tmp = dev_alloc(q.tmp_bytes, "radix32 scratch");
-            CHECK_CUDA(cudaMemset(q.vout, 0xAB, sizeof(int) * n));
-            gpu_radix32_sort1d(&q, r->s);
-            CHECK_CUDA(cudaStreamSynchronize(r->s));
-            CHECK_CUDA(cudaMemcpy(got, q.vout, sizeof(int) * n, cudaMemcpyDeviceToHost));
+            radix32_ctx_make(&q, &k, g.x, n, radix_bits_for(k.m));
+            gpu_run_once(gpu_radix32_sort1d, &q, r, q.vout, got, sizeof(int) * n, 0xAB);
             check_ints(d, got, ref, n, "1D sort: CUB radix on the 32-bit bucket index vs CPU hash");
             put_row(d, n, param, "radix32_gpu", time_gpu(gpu_radix32_sort1d, &q, r), res);
             if (res) res->end_bit = q.end_bit;
-            CHECK_CUDA(cudaFree(q.kin)); CHECK_CUDA(cudaFree(q.kout)); CHECK_CUDA(cudaFree(q.vin));
-            CHECK_CUDA(cudaFree(q.vout)); CHECK_CUDA(cudaFree(q.tmp));
+            radix32_ctx_free(&q);
         }
 
         radix_ctx rc;
-        rc.n = (int)n;
-        rc.kin = g.x;
-        rc.kout = (double *)dev_alloc(sizeof(double) * n, "radix keys out");
-        int *iota = (int *)host_alloc(sizeof(int) * n);
-        for (long i = 0; i < n; i++) iota[i] = (int)i;
-        rc.vin = (const int *)dev_dup(iota, sizeof(int) * n, "radix values");
-        rc.vout = (int *)dev_alloc(sizeof(int) * n, "radix values out");
-        rc.bytes = 0;
-        CHECK_CUDA(cub::DeviceRadixSort::SortPairs(NULL, rc.bytes, rc.kin, rc.kout, rc.vin, rc.vout, rc.n, 0, 64, r->s));
-        rc.tmp = dev_alloc(rc.bytes, "radix scratch");
-        CHECK_CUDA(cudaMemset(rc.vout, 0xAB, sizeof(int) * n));
-        gpu_radix_sort(&rc, r->s);
-        CHECK_CUDA(cudaStreamSynchronize(r->s));
-        CHECK_CUDA(cudaMemcpy(got, rc.vout, sizeof(int) * n, cudaMemcpyDeviceToHost));
+        radix_ctx_make(&rc, g.x, n, got, r->s);
+        gpu_run_once(gpu_radix_sort, &rc, r, rc.vout, got, sizeof(int) * n, 0xAB);
         if (verify_exact(got, ref, n, sizeof(int), "CUB radix vs CPU hash sort")) FAIL(d, "1D sort: CUB radix differs");
         put_row(d, n, param, "radix_gpu", time_gpu(gpu_radix_sort, &rc, r), res);
-        free(iota);
-        CHECK_CUDA(cudaFree((void *)g.x)); CHECK_CUDA(cudaFree(g.t)); CHECK_CUDA(cudaFree(g.off));
-        CHECK_CUDA(cudaFree(g.tmp)); CHECK_CUDA(cudaFree(g.idx)); CHECK_CUDA(cudaFree(g.sorted));
-        CHECK_CUDA(cudaFree(rc.kout)); CHECK_CUDA(cudaFree((void *)rc.vin)); CHECK_CUDA(cudaFree(rc.vout));
-        CHECK_CUDA(cudaFree(rc.tmp));
+        radix_ctx_free(&rc);
+        hash_sort_bufs_free(&g);
+        CHECK_CUDA(cudaFree((void *)g.x)); CHECK_CUDA(cudaFree(g.t)); CHECK_CUDA(cudaFree(g.sorted));
     }
     free(t); free(ref); free(got); free(sorted);
     keys1d_free(&k);
@@ -518,21 +561,17 @@ static void measure_neigh1d(const cfg *r, long n, datfile *d, results *res)
     h1_ctx oc = {&k, NULL, NULL, l, rr, NULL, NULL, NULL};
     if (within(n, r->brute_max)) {
         h_brute_neigh1d(&oc);
-        if (verify_exact(l, lref, n, sizeof(int), "brute left") + verify_exact(rr, rref, n, sizeof(int), "brute right"))
-            FAIL(d, "1D neighbours: brute force and hash differ");
+        check_lr(d, l, lref, rr, rref, n, "brute", "1D neighbours: brute force and hash differ");
         put_row(d, n, 0, "brute", time_host(h_brute_neigh1d, &oc, r), res);
     }
     if (within(n, r->kd_max)) {
         kd1 kd;
-        kd.key = (double *)host_alloc(sizeof(double) * n);
-        kd.idx = (int *)host_alloc(sizeof(int) * n);
+        kd1_alloc(&kd, n);
         oc.kd = &kd;
         h_kd_neigh1d(&oc);
-        if (verify_exact(l, lref, n, sizeof(int), "kd left") + verify_exact(rr, rref, n, sizeof(int), "kd right"))
-            FAIL(d, "1D neighbours: k-D tree and hash differ");
+        check_lr(d, l, lref, rr, rref, n, "kd", "1D neighbours: k-D tree and hash differ");
         put_row(d, n, 0, "kdtree", time_host(h_kd_neigh1d, &oc, r), res);
-        free(kd.key);
-        free(kd.idx);
+        kd1_free(&kd);
     }
     if (within(n, r->cpu_max)) put_row(d, n, 0, "hash_cpu", time_host(h_hash_neigh1d, &hc, r), res);
     if (r->best && within(n, r->cpu_max)) { /* issue 12: k-D tree queries on all cores, neighbours by radix sort */
@@ -547,49 +586,34 @@ static void measure_neigh1d(const cfg *r, long n, datfile *d, results *res)
             b.threads = ths[a];
             memset(l, 0xAB, sizeof(int) * n);
             h_radix_neigh1d(&b);
-            if (verify_exact(l, lref, n, sizeof(int), "radix left") + verify_exact(rr, rref, n, sizeof(int), "radix right"))
-                FAIL(d, "1D neighbours: radix-sorted neighbours and hash differ");
+            check_lr(d, l, lref, rr, rref, n, "radix", "1D neighbours: radix-sorted neighbours and hash differ");
             put_row(d, n, 0, ths[a] == 1 ? "radix32_cpu" : "radix32_cpu_omp", time_host(h_radix_neigh1d, &b, r), res);
         }
         b.threads = r->threads;
         if (r->threads > 1 && within(n, r->kd_max)) {
             kd1 kd;
-            kd.key = (double *)host_alloc(sizeof(double) * n);
-            kd.idx = (int *)host_alloc(sizeof(int) * n);
+            kd1_alloc(&kd, n);
             b.kd = &kd;
             memset(l, 0xAB, sizeof(int) * n);
             h_kd_neigh1d_omp(&b);
-            if (verify_exact(l, lref, n, sizeof(int), "kd omp left") + verify_exact(rr, rref, n, sizeof(int), "kd omp right"))
-                FAIL(d, "1D neighbours: k-D tree on all cores and hash differ");
+            check_lr(d, l, lref, rr, rref, n, "kd omp", "1D neighbours: k-D tree on all cores and hash differ");
             put_row(d, n, 0, "kdtree_omp", time_host(h_kd_neigh1d_omp, &b, r), res);
-            free(kd.key);
-            free(kd.idx);
+            kd1_free(&kd);
         }
         memset(l, 0xAB, sizeof(int) * n);
         h_hash_neigh1d_omp(&b);
-        if (verify_exact(l, lref, n, sizeof(int), "hash omp left") + verify_exact(rr, rref, n, sizeof(int), "hash omp right"))
-            FAIL(d, "1D neighbours: CPU hash on all cores and serial differ");
+        check_lr(d, l, lref, rr, rref, n, "hash omp", "1D neighbours: CPU hash on all cores and serial differ");
         put_row(d, n, 0, "hash_cpu_omp", time_host(h_hash_neigh1d_omp, &b, r), res);
         bs_free(&b);
     }
     gpu_hash_ctx g;
-    memset(&g, 0, sizeof g);
-    g.n = (int)n;
-    g.m = k.m;
-    g.xmin = k.xmin;
-    g.dmin = k.dmin;
-    g.x = (const double *)dev_dup(k.x, sizeof(double) * n, "1D keys");
-    g.t = (int *)dev_alloc(sizeof(int) * k.m, "1D hash table");
+    hash1d_ctx_make(&g, &k, n, (const double *)dev_dup(k.x, sizeof(double) * n, "1D keys"));
     g.left = (int *)dev_alloc(sizeof(int) * n, "left");
     g.right = (int *)dev_alloc(sizeof(int) * n, "right");
-    CHECK_CUDA(cudaMemset(g.left, 0xAB, sizeof(int) * n));
     CHECK_CUDA(cudaMemset(g.right, 0xAB, sizeof(int) * n));
-    gpu_hash_neigh1d(&g, r->s);
-    CHECK_CUDA(cudaStreamSynchronize(r->s));
-    CHECK_CUDA(cudaMemcpy(l, g.left, sizeof(int) * n, cudaMemcpyDeviceToHost));
+    gpu_run_once(gpu_hash_neigh1d, &g, r, g.left, l, sizeof(int) * n, 0xAB);
     CHECK_CUDA(cudaMemcpy(rr, g.right, sizeof(int) * n, cudaMemcpyDeviceToHost));
-    if (verify_exact(l, lref, n, sizeof(int), "GPU left") + verify_exact(rr, rref, n, sizeof(int), "GPU right"))
-        FAIL(d, "1D neighbours: GPU hash differs from CPU hash");
+    check_lr(d, l, lref, rr, rref, n, "GPU", "1D neighbours: GPU hash differs from CPU hash");
     put_row(d, n, 0, "hash_gpu", time_gpu(gpu_hash_neigh1d, &g, r), res);
     if (r->best) {
         job_ctx j;
@@ -755,14 +779,8 @@ static void measure_sort2d(const cfg *r, long target, datfile *d, results *res)
     gpu_hash_ctx g;
     memset(&g, 0, sizeof g);
     mesh_to_dev(&m, &g);
-    g.off = (int *)dev_alloc(sizeof(int) * (size_t)g.m, "scan output");
-    g.tmp_bytes = hm_scan_bytes(g.m);
-    g.tmp = dev_alloc(g.tmp_bytes, "scan scratch");
-    g.idx = (int *)dev_alloc(sizeof(int) * n, "sorted indices");
-    CHECK_CUDA(cudaMemset(g.idx, 0xAB, sizeof(int) * n));
-    gpu_hash_sort2d(&g, r->s);
-    CHECK_CUDA(cudaStreamSynchronize(r->s));
-    CHECK_CUDA(cudaMemcpy(got, g.idx, sizeof(int) * n, cudaMemcpyDeviceToHost));
+    hash_sort_bufs(&g);
+    gpu_run_once(gpu_hash_sort2d, &g, r, g.idx, got, sizeof(int) * n, 0xAB);
     if (verify_exact(got, ref, n, sizeof(int), "GPU vs CPU hash 2D sort")) FAIL(d, "2D sort: GPU hash differs from CPU hash");
     put_row(d, n, (double)W * H, "hash_gpu", time_gpu(gpu_hash_sort2d, &g, r), res);
     if (r->best) {
@@ -774,7 +792,7 @@ static void measure_sort2d(const cfg *r, long target, datfile *d, results *res)
         job_out(&j, g.idx, sizeof(int) * n, ref);
         put_row(d, n, (double)W * H, "hash_gpu_job", job_measure(&j, r, "2D sort"), res);
     }
-    CHECK_CUDA(cudaFree(g.off)); CHECK_CUDA(cudaFree(g.tmp)); CHECK_CUDA(cudaFree(g.idx));
+    hash_sort_bufs_free(&g);
     mesh_dev_free(&g);
     free(t); free(ref); free(got);
     amr_free(&m);
@@ -834,10 +852,7 @@ static void measure_neigh2d(const cfg *r, long target, datfile *d, results *res)
     memset(&g, 0, sizeof g);
     mesh_to_dev(&m, &g);
     g.nb = (int *)dev_alloc(sizeof(int) * 4 * n, "neighbours");
-    CHECK_CUDA(cudaMemset(g.nb, 0xAB, sizeof(int) * 4 * n));
-    gpu_hash_neigh2d(&g, r->s);
-    CHECK_CUDA(cudaStreamSynchronize(r->s));
-    CHECK_CUDA(cudaMemcpy(got, g.nb, sizeof(int) * 4 * n, cudaMemcpyDeviceToHost));
+    gpu_run_once(gpu_hash_neigh2d, &g, r, g.nb, got, sizeof(int) * 4 * n, 0xAB);
     if (verify_exact(got, ref, 4 * n, sizeof(int), "GPU vs CPU hash 2D neighbours"))
         FAIL(d, "2D neighbours: GPU hash differs from CPU hash");
     put_row(d, n, (double)W * H, "hash_gpu", time_gpu(gpu_hash_neigh2d, &g, r), res);
@@ -1028,10 +1043,7 @@ static void measure_remap1d(const cfg *r, long n, datfile *d, results *res)
     g.gx = (const double *)dev_dup(f.gx, sizeof(double) * o.n, "field");
     g.t = (int *)dev_alloc(sizeof(int) * L, "1D remap hash table");
     g.out = (double *)dev_alloc(sizeof(double) * w.n, "remap output");
-    CHECK_CUDA(cudaMemset(g.out, 0xFF, sizeof(double) * w.n)); /* NaN poison */
-    gpu_hash_remap1d(&g, r->s);
-    CHECK_CUDA(cudaStreamSynchronize(r->s));
-    CHECK_CUDA(cudaMemcpy(got, g.out, sizeof(double) * w.n, cudaMemcpyDeviceToHost));
+    gpu_run_once(gpu_hash_remap1d, &g, r, g.out, got, sizeof(double) * w.n, 0xFF);
     check_remap(d, got, ref, w.n, "GPU vs CPU hash 1D remap");
     check_total(d, got, w.n, total, scale, "GPU hash");
     put_row(d, n, (double)L, "hash_gpu", time_gpu(gpu_hash_remap1d, &g, r), res);
@@ -1124,10 +1136,7 @@ static void measure_remap2d(const cfg *r, long target, datfile *d, results *res)
     g.gy = (const double *)dev_dup(f.gy, sizeof(double) * n, "field");
     g.t = (int *)dev_alloc(sizeof(int) * W * H, "2D perfect hash table");
     g.out = (double *)dev_alloc(sizeof(double) * mw.n, "remap output");
-    CHECK_CUDA(cudaMemset(g.out, 0xFF, sizeof(double) * mw.n));
-    gpu_hash_remap2d(&g, r->s);
-    CHECK_CUDA(cudaStreamSynchronize(r->s));
-    CHECK_CUDA(cudaMemcpy(got, g.out, sizeof(double) * mw.n, cudaMemcpyDeviceToHost));
+    gpu_run_once(gpu_hash_remap2d, &g, r, g.out, got, sizeof(double) * mw.n, 0xFF);
     check_remap(d, got, ref, mw.n, "GPU vs CPU hash 2D remap");
     check_total(d, got, mw.n, total, scale, "GPU hash 2D");
     put_row(d, n, (double)W * H, "hash_gpu", time_gpu(gpu_hash_remap2d, &g, r), res);
@@ -1209,10 +1218,7 @@ static void measure_table(const cfg *r, long nq, datfile *d, results *res, int s
     g.qx = (const double *)dev_dup(qx, sizeof(double) * nq, "queries");
     g.qy = (const double *)dev_dup(qy, sizeof(double) * nq, "queries");
     g.out = (double *)dev_alloc(sizeof(double) * nq, "table output");
-    CHECK_CUDA(cudaMemset(g.out, 0xFF, sizeof(double) * nq));
-    gpu_table_hash(&g, r->s);
-    CHECK_CUDA(cudaStreamSynchronize(r->s));
-    CHECK_CUDA(cudaMemcpy(got, g.out, sizeof(double) * nq, cudaMemcpyDeviceToHost));
+    gpu_run_once(gpu_table_hash, &g, r, g.out, got, sizeof(double) * nq, 0xFF);
     if (verify_close_f64(got, ref, nq, 1e-10, 1e-9, "GPU hash table")) FAIL(d, "table: GPU hash differs");
     put_row(d, nq, EOS_NRHO * EOS_NT, "hash_gpu", time_gpu(gpu_table_hash, &g, r), res);
     if (r->best) {
@@ -1370,10 +1376,7 @@ static void measure_levmax(const cfg *r, int L, datfile *d)
     g.keys = (unsigned long long *)dev_alloc(sizeof(unsigned long long) * cap, "compact keys");
     g.vals = (int *)dev_alloc(sizeof(int) * cap, "compact values");
     g.nb = (int *)dev_alloc(sizeof(int) * 4 * n, "neighbours");
-    CHECK_CUDA(cudaMemset(g.nb, 0xAB, sizeof(int) * 4 * n));
-    gpu_ch_neigh2d(&g, r->s);
-    CHECK_CUDA(cudaStreamSynchronize(r->s));
-    CHECK_CUDA(cudaMemcpy(got, g.nb, sizeof(int) * 4 * n, cudaMemcpyDeviceToHost));
+    gpu_run_once(gpu_ch_neigh2d, &g, r, g.nb, got, sizeof(int) * 4 * n, 0xAB);
     check_ints(d, got, ref, 4 * n, "corner mesh: GPU vs CPU compact hash");
     put_row_mem(d, "%.0f", L, n, "compact_gpu", (double)ch_bytes(cap), time_gpu(gpu_ch_neigh2d, &g, r));
     if (perfect_bytes <= 0.8 * (double)gpu_free_bytes() && (double)W * H < 1099511627776.0) {
@@ -1382,10 +1385,7 @@ static void measure_levmax(const cfg *r, int L, datfile *d)
         p.ci = g.ci; p.cj = g.cj; p.lev = g.lev; p.n = (int)n; p.levmax = L; p.W = W; p.H = H; p.m = W * H;
         p.t = (int *)dev_alloc((size_t)perfect_bytes, "2D perfect hash table");
         p.nb = g.nb;
-        CHECK_CUDA(cudaMemset(g.nb, 0xAB, sizeof(int) * 4 * n));
-        gpu_hash_neigh2d(&p, r->s);
-        CHECK_CUDA(cudaStreamSynchronize(r->s));
-        CHECK_CUDA(cudaMemcpy(got, g.nb, sizeof(int) * 4 * n, cudaMemcpyDeviceToHost));
+        gpu_run_once(gpu_hash_neigh2d, &p, r, g.nb, got, sizeof(int) * 4 * n, 0xAB);
         check_ints(d, got, ref, 4 * n, "corner mesh: GPU perfect vs compact hash");
         put_row_mem(d, "%.0f", L, n, "perfect_gpu", perfect_bytes, time_gpu(gpu_hash_neigh2d, &p, r));
         CHECK_CUDA(cudaFree(p.t));
@@ -1494,10 +1494,7 @@ static void measure_levmax_remap(const cfg *r, int L, datfile *d)
         p.mean = g.mean; p.gx = g.gx; p.gy = g.gy; p.na = (int)na; p.nb = (int)nb; p.levmax = L; p.W = W; p.H = H;
         p.t = (int *)dev_alloc((size_t)perfect_bytes, "2D perfect hash table");
         p.out = g.out;
-        CHECK_CUDA(cudaMemset(g.out, 0xFF, sizeof(double) * nb));
-        gpu_hash_remap2d(&p, r->s);
-        CHECK_CUDA(cudaStreamSynchronize(r->s));
-        CHECK_CUDA(cudaMemcpy(got, g.out, sizeof(double) * nb, cudaMemcpyDeviceToHost));
+        gpu_run_once(gpu_hash_remap2d, &p, r, g.out, got, sizeof(double) * nb, 0xFF);
         check_remap(d, got, ref, nb, "corner meshes: GPU perfect vs compact hash remap");
         put_row_mem(d, "%.0f", L, nb, "perfect_gpu", perfect_bytes, time_gpu(gpu_hash_remap2d, &p, r));
         CHECK_CUDA(cudaFree(p.t));
@@ -1564,57 +1561,28 @@ static void measure_clustered(const cfg *r, double alpha, long n, datfile *d)
     /* GPU: the 64-bit CUB radix of the paper-style baseline always, radix32 and the hash while they fit */
     double *dx = (double *)dev_dup(k.x, sizeof(double) * n, "keys");
     radix_ctx rc;
-    rc.n = (int)n;
-    rc.kin = dx;
-    rc.kout = (double *)dev_alloc(sizeof(double) * n, "radix keys out");
-    for (long i = 0; i < n; i++) got[i] = (int)i;
-    rc.vin = (const int *)dev_dup(got, sizeof(int) * n, "radix values");
-    rc.vout = (int *)dev_alloc(sizeof(int) * n, "radix values out");
-    rc.bytes = 0;
-    CHECK_CUDA(cub::DeviceRadixSort::SortPairs(NULL, rc.bytes, rc.kin, rc.kout, rc.vin, rc.vout, rc.n, 0, 64, r->s));
-    rc.tmp = dev_alloc(rc.bytes, "radix scratch");
-    CHECK_CUDA(cudaMemset(rc.vout, 0xAB, sizeof(int) * n));
-    gpu_radix_sort(&rc, r->s);
-    CHECK_CUDA(cudaStreamSynchronize(r->s));
-    CHECK_CUDA(cudaMemcpy(got, rc.vout, sizeof(int) * n, cudaMemcpyDeviceToHost));
+    radix_ctx_make(&rc, dx, n, got, r->s);
+    gpu_run_once(gpu_radix_sort, &rc, r, rc.vout, got, sizeof(int) * n, 0xAB);
     check_ints(d, got, ref, n, "clustered keys: CUB radix (64-bit) vs introsort");
     put_row_mem(d, "%.2f", alpha, n, "radix_gpu", tbytes, time_gpu(gpu_radix_sort, &rc, r));
-    CHECK_CUDA(cudaFree(rc.kout)); CHECK_CUDA(cudaFree((void *)rc.vin)); CHECK_CUDA(cudaFree(rc.vout)); CHECK_CUDA(cudaFree(rc.tmp));
+    radix_ctx_free(&rc);
     if (bits <= 32) {
         gpu_radix32_ctx q;
-        q.x = dx; q.n = (int)n; q.xmin = k.xmin; q.dmin = k.dmin; q.end_bit = bits;
-        q.kin = (unsigned *)dev_alloc(sizeof(unsigned) * n, "radix32 keys");
-        q.kout = (unsigned *)dev_alloc(sizeof(unsigned) * n, "radix32 keys out");
-        q.vin = (int *)dev_alloc(sizeof(int) * n, "radix32 values");
-        q.vout = (int *)dev_alloc(sizeof(int) * n, "radix32 values out");
-        q.tmp_bytes = gpu_radix32_bytes((int)n, bits);
-        q.tmp = dev_alloc(q.tmp_bytes, "radix32 scratch");
-        CHECK_CUDA(cudaMemset(q.vout, 0xAB, sizeof(int) * n));
-        gpu_radix32_sort1d(&q, r->s);
-        CHECK_CUDA(cudaStreamSynchronize(r->s));
-        CHECK_CUDA(cudaMemcpy(got, q.vout, sizeof(int) * n, cudaMemcpyDeviceToHost));
+        radix32_ctx_make(&q, &k, dx, n, bits);
+        gpu_run_once(gpu_radix32_sort1d, &q, r, q.vout, got, sizeof(int) * n, 0xAB);
         check_ints(d, got, ref, n, "clustered keys: CUB radix on the bucket index vs introsort");
         put_row_mem(d, "%.2f", alpha, n, "radix32_gpu", tbytes, time_gpu(gpu_radix32_sort1d, &q, r));
-        CHECK_CUDA(cudaFree(q.kin)); CHECK_CUDA(cudaFree(q.kout)); CHECK_CUDA(cudaFree(q.vin)); CHECK_CUDA(cudaFree(q.vout));
-        CHECK_CUDA(cudaFree(q.tmp));
+        radix32_ctx_free(&q);
     }
     if (k.m < 2147483647L && 2.0 * tbytes <= 0.8 * (double)gpu_free_bytes()) {
         gpu_hash_ctx g;
-        memset(&g, 0, sizeof g);
-        g.n = (int)n; g.m = k.m; g.xmin = k.xmin; g.dmin = k.dmin; g.x = dx;
-        g.t = (int *)dev_alloc(sizeof(int) * k.m, "1D hash table");
-        g.off = (int *)dev_alloc(sizeof(int) * k.m, "scan output");
-        g.tmp_bytes = hm_scan_bytes(k.m);
-        g.tmp = dev_alloc(g.tmp_bytes, "scan scratch");
-        g.idx = (int *)dev_alloc(sizeof(int) * n, "sorted indices");
-        g.sorted = NULL;
-        CHECK_CUDA(cudaMemset(g.idx, 0xAB, sizeof(int) * n));
-        gpu_hash_sort1d(&g, r->s);
-        CHECK_CUDA(cudaStreamSynchronize(r->s));
-        CHECK_CUDA(cudaMemcpy(got, g.idx, sizeof(int) * n, cudaMemcpyDeviceToHost));
+        hash1d_ctx_make(&g, &k, n, dx);
+        hash_sort_bufs(&g); /* g.sorted = NULL: indices only */
+        gpu_run_once(gpu_hash_sort1d, &g, r, g.idx, got, sizeof(int) * n, 0xAB);
         check_ints(d, got, ref, n, "clustered keys: GPU hash vs introsort");
         put_row_mem(d, "%.2f", alpha, n, "hash_gpu", tbytes, time_gpu(gpu_hash_sort1d, &g, r));
-        CHECK_CUDA(cudaFree(g.t)); CHECK_CUDA(cudaFree(g.off)); CHECK_CUDA(cudaFree(g.tmp)); CHECK_CUDA(cudaFree(g.idx));
+        hash_sort_bufs_free(&g);
+        CHECK_CUDA(cudaFree(g.t));
     } else
         fprintf(stderr, "  alpha %.2f: GPU hash table of %ld buckets does not fit: no GPU hash\n", alpha, k.m);
     CHECK_CUDA(cudaFree(dx));
