@@ -3,19 +3,10 @@
  * Sorts and neighbours: exact index equality.  Remaps: totals conserved, exact for linear
  * fields, all methods agree.  Table look-up: hash = linear = bisection = double reference. */
 #include "../../common/testlib.h"
+#include "../../common/verify.h"
 #include "../../hashmesh/gen.h"
 #include "../../hashmesh/hash.h"
 #include "../../hashmesh/baseline.h"
-
-static int same_ints(const int *a, const int *b, long n)
-{
-    for (long i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            fprintf(stderr, "  first difference at %ld: %d vs %d\n", i, a[i], b[i]);
-            return 0;
-        }
-    return 1;
-}
 
 static void test_sort1d(long n, double dmax, int brute)
 {
@@ -26,7 +17,7 @@ static void test_sort1d(long n, double dmax, int brute)
     qs_pair *buf = malloc(sizeof(qs_pair) * n);
     T_EQ_INT(hash_sort1d_cpu(k.x, n, k.xmin, k.dmin, t, k.m, ih, sorted), n);
     qsort_sort1d(k.x, n, buf, iq);
-    T_CHECK(same_ints(ih, iq, n));
+    T_CHECK(!verify_exact(ih, iq, n, sizeof(int), "ih"));
     int ok = 1;
     for (long i = 1; i < n; i++) if (!(sorted[i - 1] < sorted[i])) ok = 0;
     T_CHECK(ok);
@@ -47,8 +38,8 @@ static void test_sort1d(long n, double dmax, int brute)
     tree.key = malloc(sizeof(double) * n);
     tree.idx = malloc(sizeof(int) * n);
     kd1_neigh1d(&tree, k.x, n, lk, rk);
-    T_CHECK(same_ints(lh, lk, n));
-    T_CHECK(same_ints(rh, rk, n));
+    T_CHECK(!verify_exact(lh, lk, n, sizeof(int), "lh"));
+    T_CHECK(!verify_exact(rh, rk, n, sizeof(int), "rh"));
     /* and against the sorted order */
     int nok = 1;
     for (long r = 0; r < n; r++) {
@@ -58,8 +49,8 @@ static void test_sort1d(long n, double dmax, int brute)
     T_CHECK(nok);
     if (brute) {
         brute_neigh1d(k.x, n, lk, rk);
-        T_CHECK(same_ints(lh, lk, n));
-        T_CHECK(same_ints(rh, rk, n));
+        T_CHECK(!verify_exact(lh, lk, n, sizeof(int), "lh"));
+        T_CHECK(!verify_exact(rh, rk, n, sizeof(int), "rh"));
     }
     free(tree.key); free(tree.idx);
     free(lh); free(rh); free(lk); free(rk);
@@ -76,7 +67,7 @@ static void test_mesh2d(int nx, int ny, int levmax, double frac, int brute)
     qs_cell *qb = malloc(sizeof(qs_cell) * n);
     T_EQ_INT(hash_sort2d_cpu(m.i, m.j, m.lev, n, levmax, W, H, t, ih), n);
     qsort_sort2d(&m, qb, iq);
-    T_CHECK(same_ints(ih, iq, n));
+    T_CHECK(!verify_exact(ih, iq, n, sizeof(int), "ih"));
     /* neighbours: hash (Listing 2) = k-D tree = brute force */
     int *nh = malloc(sizeof(int) * 4 * n), *nk = malloc(sizeof(int) * 4 * n);
     kbox *boxes = malloc(sizeof(kbox) * n);
@@ -85,10 +76,10 @@ static void test_mesh2d(int nx, int ny, int levmax, double frac, int brute)
     kd2 tree;
     kd2_alloc(&tree, n);
     T_EQ_INT(kd2_neigh2d(&tree, &m, boxes, nk), 0);
-    T_CHECK(same_ints(nh, nk, 4 * n));
+    T_CHECK(!verify_exact(nh, nk, 4 * n, sizeof(int), "nh"));
     if (brute) {
         brute_neigh2d(&m, boxes, nk);
-        T_CHECK(same_ints(nh, nk, 4 * n));
+        T_CHECK(!verify_exact(nh, nk, 4 * n, sizeof(int), "nh"));
     }
     /* semantic check: the neighbour touches the face (or is the cell at the boundary) */
     int sem = 1;

@@ -4,20 +4,12 @@
  * counterpart for 1, 2, 3 and 7 threads (uneven chunks); radix-sorted neighbours = hash
  * neighbours; clustered keys (gen.h) distinct and sorted by every method the same way. */
 #include "../../common/testlib.h"
+#include "../../common/verify.h"
 #include "../../hashmesh/gen.h"
 #include "../../hashmesh/hash.h"
 #include "../../hashmesh/baseline.h"
 #include "../../hashmesh/best.h"
 
-static int same_ints(const int *a, const int *b, long n)
-{
-    for (long i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            fprintf(stderr, "  first difference at %ld: %d vs %d\n", i, a[i], b[i]);
-            return 0;
-        }
-    return 1;
-}
 static const int THREADS[] = {1, 2, 3, 7};
 
 /* every sort of keys k against the serial hash order */
@@ -29,9 +21,9 @@ static void check_sorts(const keys1d *k)
     qs_pair *buf = malloc(sizeof(qs_pair) * n);
     T_EQ_INT(hash_sort1d_cpu(k->x, n, k->xmin, k->dmin, t, m, ref, sorted), n);
     introsort_sort1d(k->x, n, buf, got);
-    T_CHECK(same_ints(got, ref, n));
+    T_CHECK(!verify_exact(got, ref, n, sizeof(int), "got"));
     qsort_sort1d(k->x, n, buf, got);
-    T_CHECK(same_ints(got, ref, n));
+    T_CHECK(!verify_exact(got, ref, n, sizeof(int), "got"));
     if (m <= 4294967296L) {
         int bits = radix_bits_for(m);
         uint32_t *key = malloc(4 * n), *k2 = malloc(4 * n);
@@ -40,7 +32,7 @@ static void check_sorts(const keys1d *k)
         for (int a = 0; a < 4; a++) {
             bucket_keys1d(k->x, n, k->xmin, k->dmin, key, got, THREADS[a]);
             radix_pairs(key, got, k2, i2, n, bits, THREADS[a], hist);
-            T_CHECK(same_ints(got, ref, n));
+            T_CHECK(!verify_exact(got, ref, n, sizeof(int), "got"));
             int asc = 1;
             for (long i = 1; i < n; i++) asc &= key[i - 1] < key[i];
             T_CHECK(asc);
@@ -51,7 +43,7 @@ static void check_sorts(const keys1d *k)
     for (int a = 0; a < 4; a++) {
         memset(got, 0xAB, sizeof(int) * n); /* poison */
         T_EQ_INT(hash_sort1d_omp(k->x, n, k->xmin, k->dmin, t, m, got, s2, THREADS[a], cnt), n);
-        T_CHECK(same_ints(got, ref, n));
+        T_CHECK(!verify_exact(got, ref, n, sizeof(int), "got"));
         T_CHECK(memcmp(s2, sorted, sizeof(double) * n) == 0);
     }
     free(t); free(ref); free(got); free(sorted); free(s2); free(buf);
@@ -141,13 +133,13 @@ static void test_neigh_remap_table(void)
     for (int a = 0; a < 4; a++) {
         memset(l1, 0xAB, sizeof(int) * n);
         hash_neigh1d_omp(k.x, n, k.xmin, k.dmin, t, k.m, l1, r1, THREADS[a]);
-        T_CHECK(same_ints(l1, l0, n) && same_ints(r1, r0, n));
+        T_CHECK(!verify_exact(l1, l0, n, sizeof(int), "l1") && !verify_exact(r1, r0, n, sizeof(int), "r1"));
         memset(l1, 0xAB, sizeof(int) * n);
         kd1_neigh1d_omp(&tree, k.x, n, l1, r1, THREADS[a]);
-        T_CHECK(same_ints(l1, l0, n) && same_ints(r1, r0, n));
+        T_CHECK(!verify_exact(l1, l0, n, sizeof(int), "l1") && !verify_exact(r1, r0, n, sizeof(int), "r1"));
         memset(l1, 0xAB, sizeof(int) * n);
         radix_neigh1d(k.x, n, k.xmin, k.dmin, radix_bits_for(k.m), key, ix, k2, i2, hist, l1, r1, THREADS[a]);
-        T_CHECK(same_ints(l1, l0, n) && same_ints(r1, r0, n));
+        T_CHECK(!verify_exact(l1, l0, n, sizeof(int), "l1") && !verify_exact(r1, r0, n, sizeof(int), "r1"));
     }
     free(t); free(l0); free(r0); free(l1); free(r1); free(i2); free(ix); free(key); free(k2); free(hist);
     free(tree.key); free(tree.idx);
@@ -180,16 +172,16 @@ static void test_neigh_remap_table(void)
         int th = THREADS[a];
         memset(s1, 0xAB, sizeof(int) * nc);
         T_EQ_INT(hash_sort2d_omp(m.i, m.j, m.lev, nc, m.levmax, W, H, tt, s1, th, cnt), nc);
-        T_CHECK(same_ints(s1, s0, nc));
+        T_CHECK(!verify_exact(s1, s0, nc, sizeof(int), "s1"));
         bucket_keys2d(m.i, m.j, m.lev, nc, m.levmax, W, kk, s1, th);
         radix_pairs(kk, s1, kk2, ii2, nc, radix_bits_for(W * H), th, hh);
-        T_CHECK(same_ints(s1, s0, nc));
+        T_CHECK(!verify_exact(s1, s0, nc, sizeof(int), "s1"));
         memset(nb1, 0xAB, sizeof(int) * 4 * nc);
         hash_neigh2d_omp(m.i, m.j, m.lev, nc, m.levmax, W, H, tt, nb1, th);
-        T_CHECK(same_ints(nb1, nb0, 4 * nc));
+        T_CHECK(!verify_exact(nb1, nb0, 4 * nc, sizeof(int), "nb1"));
         memset(nb1, 0xAB, sizeof(int) * 4 * nc);
         T_EQ_INT(kd2_neigh2d_omp(&kt, &m, bx, nb1, th), 0);
-        T_CHECK(same_ints(nb1, nb0, 4 * nc));
+        T_CHECK(!verify_exact(nb1, nb0, 4 * nc, sizeof(int), "nb1"));
         memset(o1, 0xFF, sizeof(double) * mn.n);
         hash_remap2d_omp(m.i, m.j, m.lev, nc, f.mean, f.gx, f.gy, mn.i, mn.j, mn.lev, mn.n, m.levmax, W, H, tt, o1, th);
         T_CHECK(memcmp(o1, o0, sizeof(double) * mn.n) == 0);

@@ -7,20 +7,11 @@
  * (duplicate, overlap, hole) rejected by amr_validate_compact, valid ones accepted, with the
  * same verdict as the perfect-table validation of gen.h. */
 #include "../../common/testlib.h"
+#include "../../common/verify.h"
 #include "../../hashmesh/gen.h"
 #include "../../hashmesh/hash.h"
 #include "../../hashmesh/baseline.h"
 #include "../../hashmesh/compact.h"
-
-static int same_ints(const int *a, const int *b, long n)
-{
-    for (long i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            fprintf(stderr, "  first difference at %ld: %d vs %d\n", i, a[i], b[i]);
-            return 0;
-        }
-    return 1;
-}
 
 /* compact neighbours = perfect (and brute force for small meshes); load: the table's */
 static void check_neigh(const amr_mesh *m, double load, int brute)
@@ -32,12 +23,12 @@ static void check_neigh(const amr_mesh *m, double load, int brute)
     hash_neigh2d_cpu(m->i, m->j, m->lev, n, m->levmax, W, H, t, ref);
     memset(got, 0xAB, sizeof(int) * 4 * n);
     T_EQ_INT(ch_neigh2d_cpu(keys, vals, cap, m->i, m->j, m->lev, n, m->levmax, W, H, got), 0);
-    T_CHECK(same_ints(got, ref, 4 * n));
+    T_CHECK(!verify_exact(got, ref, 4 * n, sizeof(int), "got"));
     if (brute) {
         kbox *b = malloc(sizeof(kbox) * n);
         amr_boxes(m, b);
         brute_neigh2d(m, b, ref);
-        T_CHECK(same_ints(got, ref, 4 * n));
+        T_CHECK(!verify_exact(got, ref, 4 * n, sizeof(int), "got"));
         free(b);
     }
     char why[256];
