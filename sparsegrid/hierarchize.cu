@@ -56,9 +56,14 @@ static int parse_dims6(const char *s, int *n, int *l, char *err, size_t errsz)
     for (;;) {
         char *end;
         if (*p < '0' || *p > '9') { snprintf(err, errsz, "malformed --dims '%s' (want e.g. 33x33 or 9x9x5x5)", s); return -1; }
+        errno = 0;
         long long v = strtoll(p, &end, 10);
         if (d == SGS_MAXD) { snprintf(err, errsz, "--dims '%s': at most %d dimensions", s, SGS_MAXD); return -1; }
-        if (v > (1 << 30) || (l[d] = sg_level_of(v)) < 0) {
+        if (errno == ERANGE || v > (1LL << SG_MAX_LEVEL) + 1) {
+            snprintf(err, errsz, "size %.*s of dimension %d is too large (at most 2^%d + 1)", (int)(end - p), p, d, SG_MAX_LEVEL);
+            return -1;
+        }
+        if ((l[d] = sg_level_of(v)) < 0) {
             snprintf(err, errsz, "size %lld of dimension %d is not 2^l + 1 (3, 5, 9, 17, 33, ...)", v, d);
             return -1;
         }

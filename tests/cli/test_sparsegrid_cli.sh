@@ -29,6 +29,9 @@ expect 2 "$prog" >/dev/null
 expect 2 "$prog" --bogus >/dev/null
 expect 2 "$prog" --dims=33x33 --tiles=0 --in=x --out=y >/dev/null
 expect 2 "$prog" --dims=33x33 --tiles=1 --in=x --out=y --backend=tpu >/dev/null
+# a size too large says so (issue 16: it used to say "malformed"); a wrong size says which
+expect 2 "$prog" --dims=1099511627777 --tiles=1 --in=x --out=y | grep -q "too large" || cli_fail "--dims=2^40+1: too large"
+expect 2 "$prog" --dims=33x34 --tiles=1 --in=x --out=y | grep -q "34 of dimension 1 is not 2^l + 1" || cli_fail "--dims=33x34"
 
 # bad input: one line, exit 2, output not created
 mkfloats 1089 "$tmp/one33.raw"       # one 33x33 tile
