@@ -1,0 +1,25 @@
+# plots/hashmesh_dist_phases.gp -- issue 14: time per phase of the distributed neighbour finding on 2 ranks.
+# inputs: hashmesh_dist_scaling_gpu_p2.dat
+# Reads datadir/hashmesh_dist_scaling_<backend>_p2.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_phases.pdf|png).
+# x: AMR cells n (log); y: time (ms, log): each phase barrier-timed alone (the slowest rank); the setup phases
+# (partition, pattern: host, once per mesh) dashed; the whole step (no barrier inside) for reference.
+if (!exists("datadir")) datadir = 'hashmesh/results'
+if (!exists("styledir")) styledir = 'plots'
+if (!exists("term")) term = 'pdf'
+if (!exists("backend")) backend = 'gpu'
+if (!exists("outfile")) outfile = 'plots/out/hashmesh_dist_phases.'.term
+load styledir.'/style.gp'
+f = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
+set title "Phases of the distributed neighbour step, 2 ranks\n".gpu_of(f)
+set xlabel 'AMR cells n'
+set ylabel 'time (ms)'
+set logscale xy
+set format x '2^{%L}'; set logscale x 2
+set format y '10^{%L}'
+set key top left
+plot f using "n":"partition_ms" with linespoints ls ls_ph_partition title 'partition (setup, host)', \
+     f using "n":"pattern_ms" with linespoints ls ls_ph_pattern title 'ghost pattern (setup, host)', \
+     f using "n":"exchange_ms" with linespoints ls ls_ph_exchange title 'ghost exchange', \
+     f using "n":"build_ms" with linespoints ls ls_ph_build title 'hash build', \
+     f using "n":"query_ms" with linespoints ls ls_ph_query title 'query', \
+     f using "n":"total_ms" with linespoints ls ls_ranks2 title 'step (exchange + build + query)'
