@@ -48,30 +48,15 @@ typedef struct {
 } grid_kind;
 
 /* Parses "N0xN1x..." with up to SGS_MAXD dimensions, each 2^l + 1, into levels l[]; returns d,
- * or -1 with a message in err (1-4 dimensions: sg_parse_dims' messages). */
+ * or -1 with a message in err. */
 static int parse_dims6(const char *s, int *n, int *l, char *err, size_t errsz)
 {
-    int d = 0;
-    const char *p = s;
-    for (;;) {
-        char *end;
-        if (*p < '0' || *p > '9') { snprintf(err, errsz, "malformed --dims '%s' (want e.g. 33x33 or 9x9x5x5)", s); return -1; }
-        errno = 0;
-        long long v = strtoll(p, &end, 10);
-        if (d == SGS_MAXD) { snprintf(err, errsz, "--dims '%s': at most %d dimensions", s, SGS_MAXD); return -1; }
-        if (errno == ERANGE || v > (1LL << SG_MAX_LEVEL) + 1) {
-            snprintf(err, errsz, "size %.*s of dimension %d is too large (at most 2^%d + 1)", (int)(end - p), p, d, SG_MAX_LEVEL);
+    int d = sg_parse_sizes(s, n, SGS_MAXD, err, errsz);
+    for (int k = 0; k < d; k++)
+        if ((l[k] = sg_level_of(n[k])) < 0) {
+            snprintf(err, errsz, "size %d of dimension %d is not 2^l + 1 (3, 5, 9, 17, 33, ...)", n[k], k);
             return -1;
         }
-        if ((l[d] = sg_level_of(v)) < 0) {
-            snprintf(err, errsz, "size %lld of dimension %d is not 2^l + 1 (3, 5, 9, 17, 33, ...)", v, d);
-            return -1;
-        }
-        n[d++] = (int)v;
-        if (*end == '\0') break;
-        if (*end != 'x') { snprintf(err, errsz, "malformed --dims '%s' (want e.g. 33x33 or 9x9x5x5)", s); return -1; }
-        p = end + 1;
-    }
     return d;
 }
 
@@ -249,7 +234,7 @@ int main(int argc, char **argv)
          * the GPU: the full grid in subspace order (sparse.h), bitwise the same result */
         k.via_subspace = k.d > SG_MAXD || (k.elem == 8 && !strcmp(backend, "gpu"));
         if (!k.via_subspace) {
-            if (sg_parse_dims(dims, &k.g, err, sizeof err)) DIE_USAGE("%s", err);
+            if (sg_geom_init(&k.g, k.d, k.n, err, sizeof err)) DIE_USAGE("%s", err);
             k.points = k.g.size;
         } else {
             if (sgs_init_full(&k.sg, k.d, lv, err, sizeof err)) DIE_USAGE("--dims=%s: %s", dims, err);

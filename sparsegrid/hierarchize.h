@@ -31,6 +31,7 @@
 #define SPARSEGRID_HIERARCHIZE_H
 
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,24 +137,37 @@ static inline int sg_geom_init(sg_geom *g, int d, const int *n, char *err, size_
     return 0;
 }
 
-/* Parses "N0xN1x..." (e.g. 9x9x5x5); returns 0, or -1 with a message in err. */
-static inline int sg_parse_dims(const char *s, sg_geom *g, char *err, size_t errsz)
+/* Splits "N0xN1x..." into at most maxd sizes n[]; returns the number of sizes, or -1 with a
+ * message in err (malformed, too many dimensions, a size beyond 2^SG_MAX_LEVEL + 1).  Whether
+ * each size is 2^l + 1 is the caller's check (sg_geom_init, sg_level_of). */
+static inline int sg_parse_sizes(const char *s, int *n, int maxd, char *err, size_t errsz)
 {
-    int n[SG_MAXD], d = 0;
+    int d = 0;
     const char *p = s;
     if (!s || !*s) { snprintf(err, errsz, "empty --dims"); return -1; }
     for (;;) {
         char *end;
         if (*p < '0' || *p > '9') { snprintf(err, errsz, "malformed --dims '%s' (want e.g. 33x33 or 9x9x5x5)", s); return -1; }
+        errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p || v > (1 << 30)) { snprintf(err, errsz, "malformed --dims '%s'", s); return -1; }
-        if (d == SG_MAXD) { snprintf(err, errsz, "--dims '%s': at most %d dimensions", s, SG_MAXD); return -1; }
+        if (d == maxd) { snprintf(err, errsz, "--dims '%s': at most %d dimensions", s, maxd); return -1; }
+        if (errno == ERANGE || v > (1LL << SG_MAX_LEVEL) + 1) {
+            snprintf(err, errsz, "size %.*s of dimension %d is too large (at most 2^%d + 1)", (int)(end - p), p, d, SG_MAX_LEVEL);
+            return -1;
+        }
         n[d++] = (int)v;
         if (*end == '\0') break;
         if (*end != 'x') { snprintf(err, errsz, "malformed --dims '%s' (want e.g. 33x33 or 9x9x5x5)", s); return -1; }
         p = end + 1;
     }
-    return sg_geom_init(g, d, n, err, errsz);
+    return d;
+}
+
+/* Parses "N0xN1x..." (e.g. 9x9x5x5, at most SG_MAXD sizes); returns 0, or -1 with a message in err. */
+static inline int sg_parse_dims(const char *s, sg_geom *g, char *err, size_t errsz)
+{
+    int n[SG_MAXD], d = sg_parse_sizes(s, n, SG_MAXD, err, errsz);
+    return d < 0 ? -1 : sg_geom_init(g, d, n, err, errsz);
 }
 
 /* ------------------------------------------------------------- scalar references */
