@@ -248,7 +248,7 @@ static void s2_launch_all(const s2_job *jb, cudaStream_t st)
 }
 
 /* Enqueues every launch of job jb on stream st (no synchronization: bench_gpu's fn). */
-static void s2_run(void *ctx, cudaStream_t st)
+static inline void s2_run(void *ctx, cudaStream_t st)
 {
     const s2_job *jb = (const s2_job *)ctx;
     switch (jb->g.map) {
@@ -306,7 +306,7 @@ static inline int s2_occupancy(int map, int k, uint32_t rho, int *regs)
 }
 
 /* Counts wrong cells of an n x n matrix on the device (see k_check_matrix). */
-static unsigned long long s2_check_matrix(const void *mat, uint32_t n, int what, int strict, const float4 *p,
+static inline unsigned long long s2_check_matrix(const void *mat, uint32_t n, int what, int strict, const float4 *p,
                                           unsigned long long *d_wrong)
 {
     unsigned long long wrong = 0;
@@ -319,7 +319,7 @@ static unsigned long long s2_check_matrix(const void *mat, uint32_t n, int what,
 
 /* Device coverage check of map g (with strict = 0 and 1): counts in `cnt` (n^2 words).
  * Returns the number of wrong cells. */
-static unsigned long long s2_check_cover(const s2_grid *g, uint32_t *cnt, unsigned long long *d_wrong)
+static inline unsigned long long s2_check_cover(const s2_grid *g, uint32_t *cnt, unsigned long long *d_wrong)
 {
     unsigned long long bad = 0;
     for (int strict = s2_map_is_strict(g->map); strict <= 1; strict++) { /* eq. (5): j < i only */

@@ -149,7 +149,6 @@ int main(int argc, char **argv)
     dist_args_parse(argc, argv, opts, ARGS_COUNT(opts), "lambda-mpi [--sizes=N,N,...] [--kernel=both]   (under mpirun -np P)",
                     "EDM 4D and write kernels on a triangle split across GPUs by lambda-exact block ranges.");
     common_opts_finish(&co);
-    (void)s2_check_cover; /* kernels.cuh is included for s2_edm and s2_write_value only */
     dist_ctx d;
     dist_init(&argc, &argv, &d);
     uint32_t nv[MAX_SIZES];
