@@ -33,6 +33,23 @@ __global__ void k_tc_check(Map m, unsigned long long *stats)
     }
 }
 
+/* Runs k_tc_check over m's whole launch on stream st and returns its stats (see above):
+ * st[0] threads that differ, st[1] threads with a cell, st[2] first bad block (~0: none). */
+template <class Map>
+static inline void tc_check_stats(const Map &m, cudaStream_t st, unsigned long long stats[3])
+{
+    unsigned long long *d;
+    stats[0] = stats[1] = 0;
+    stats[2] = ~0ull;
+    CHECK_CUDA(cudaMalloc(&d, 3 * sizeof *d));
+    CHECK_CUDA(cudaMemcpy(d, stats, 3 * sizeof *d, cudaMemcpyHostToDevice));
+    k_tc_check<Map><<<m.grid, m.block, 0, st>>>(m, d);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaStreamSynchronize(st));
+    CHECK_CUDA(cudaMemcpy(stats, d, 3 * sizeof *d, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaFree(d));
+}
+
 template <class Map>
 __global__ void k_tc_record(Map m, uint32_t *out)
 {

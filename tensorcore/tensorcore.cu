@@ -37,14 +37,8 @@ static const char *const MAP_NAMES[M_COUNT] = {"lambda", "lambda-thread", "v1", 
 template <class Map>
 static unsigned long long tc_check_map(const Map &m, const fractal_problem *p, const char *label)
 {
-    unsigned long long *d, h[3] = {0, 0, ~0ull};
-    CHECK_CUDA(cudaMalloc(&d, sizeof h));
-    CHECK_CUDA(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
-    k_tc_check<Map><<<m.grid, m.block, 0, p->stream>>>(m, d);
-    CHECK_LAUNCH();
-    CHECK_CUDA(cudaStreamSynchronize(p->stream));
-    CHECK_CUDA(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    CHECK_CUDA(cudaFree(d));
+    unsigned long long h[3];
+    tc_check_stats(m, p->stream, h);
     unsigned long long bad = h[0] + (h[1] != p->members);
     if (h[0])
         fprintf(stderr, "error: %s: %llu threads differ from the classic lambda (first bad block %llu = (%llu, %llu))\n",

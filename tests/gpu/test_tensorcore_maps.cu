@@ -17,13 +17,8 @@
 template <class Map>
 static void check_dev(const Map &m, uint64_t members, const char *what, int r, uint32_t rho)
 {
-    unsigned long long *d, h[3] = {0, 0, ~0ull};
-    CHECK_CUDA(cudaMalloc(&d, sizeof h));
-    CHECK_CUDA(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
-    k_tc_check<Map><<<m.grid, m.block>>>(m, d);
-    CHECK_LAUNCH();
-    CHECK_CUDA(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-    CHECK_CUDA(cudaFree(d));
+    unsigned long long h[3];
+    tc_check_stats(m, 0, h);
     if (h[0] || h[1] != members)
         fprintf(stderr, "%s r=%d rho=%u: %llu threads differ, %llu cells (want %llu)\n", what, r, rho, h[0], h[1],
                 (unsigned long long)members);
