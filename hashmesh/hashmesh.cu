@@ -223,14 +223,20 @@ static void put_row(datfile *d, long n, double param, const char *method, bench_
                     st.batch, n / (st.median * 1e-3) / 1e6);
 }
 
+/* The host's own memory ceiling, measured once at start-up, on a `# host_triad:` line. */
+static void meta_triad(datfile *d, const cfg *r)
+{
+    datfile_meta(d, "host_triad", "%.2f GB/s one thread, %.2f GB/s %d threads (STREAM-like triad, common/host.h: the "
+                 "host's own memory ceiling)", r->triad1, r->triadn, r->threads);
+}
+
 static datfile *open_dat(datfile *d, const cfg *r, const char *name, const char *figure, const char *param_meaning)
 {
     dat_meta m = dat_meta_of("hashmesh/hashmesh", figure, r->argc, r->argv, r->gpu, &r->c);
     datfile_open(d, r->c.out, name, &m);
     datfile_meta(d, "cpu", "serial C on one core of the GPU host (%s), gcc via nvcc -O3; *_omp rows: %d OpenMP threads",
                  r->cpu, r->threads);
-    datfile_meta(d, "host_triad", "%.2f GB/s one thread, %.2f GB/s %d threads (STREAM-like triad, common/host.h: the "
-                 "host's own memory ceiling)", r->triad1, r->triadn, r->threads);
+    meta_triad(d, r);
     if (r->flush_l2) datfile_meta(d, "flush_l2", "1: every GPU sample is one cold run after %zu bytes were overwritten", r->flush_bytes);
     datfile_meta(d, "param", "%s", param_meaning);
     datfile_meta(d, "columns", "median/min/max_ms: time per run; reps: samples; mitems_s: n / median (million/s)");
@@ -1775,8 +1781,7 @@ int main(int argc, char **argv)
                                   r.gpu, &r.c);
         datfile_open(&dt, r.c.out, r.flush_l2 ? "hashmesh_tab4_1_best_times_cold.dat" : "hashmesh_tab4_1_best_times.dat", &mt);
         datfile_meta(&dt, "cpu", "%s; *_omp rows: %d OpenMP threads", r.cpu, r.threads);
-        datfile_meta(&dt, "host_triad", "%.2f GB/s one thread, %.2f GB/s %d threads (STREAM-like triad, common/host.h)",
-                     r.triad1, r.triadn, r.threads);
+        meta_triad(&dt, &r);
         datfile_meta(&dt, "flush_l2", "%d", r.flush_l2);
         datfile_meta(&dt, "param", "as the figure files: 1D sort dmax/dmin; 2D buckets W*H; 1D remap L; table entries");
         datfile_columns(&dt, "algorithm n param method median_ms min_ms max_ms reps batch mitems_s");
@@ -1792,8 +1797,7 @@ int main(int argc, char **argv)
                                  argc, argv, r.gpu, &r.c);
         datfile_open(d, r.c.out, r.flush_l2 ? "hashmesh_tab4_1_best_cold.dat" : "hashmesh_tab4_1_best.dat", &m);
         datfile_meta(d, "cpu", "%s; all-core columns: %d OpenMP threads", r.cpu, r.threads);
-        datfile_meta(d, "host_triad", "%.2f GB/s one thread, %.2f GB/s %d threads (STREAM-like triad, common/host.h)",
-                     r.triad1, r.triadn, r.threads);
+        meta_triad(d, &r);
         datfile_meta(d, "flush_l2", "%d", r.flush_l2);
         datfile_meta(d, "n", "about 2^%d (2D: the mesh nearest it; every column's n is the row's)", r.tab_log2);
         datfile_meta(d, "best", "best_serial: fastest of the one-core baselines measured (the paper's reference included); "
@@ -1833,7 +1837,7 @@ int main(int argc, char **argv)
         datfile_meta(d, "mesh", "corner-refined: %d x %d coarse cells, refined where i^2 + j^2 < %d^2 (cells of each level) "
                      "up to levmax", r.corner_side, r.corner_side, r.corner_radius);
         datfile_meta(d, "cpu", "%s; *_omp rows: %d OpenMP threads", r.cpu, r.threads);
-        datfile_meta(d, "host_triad", "%.2f GB/s one thread, %.2f GB/s %d threads", r.triad1, r.triadn, r.threads);
+        meta_triad(d, &r);
         datfile_meta(d, "table_bytes", "perfect: 4 (side 2^levmax)^2; compact: 12 x slots (load factor %.2f); kdtree: "
                      "boxes + nodes", r.load);
         datfile_meta(d, "limits", "perfect table on the host up to %.1f GiB, on the GPU up to 80%% of free memory",
@@ -1848,7 +1852,7 @@ int main(int argc, char **argv)
         datfile_meta(d, "mesh", "old: %d x %d coarse cells refined where i^2 + j^2 < %d^2; new: the same with radius %d; "
                      "n = new cells", r.corner_side, r.corner_side, r.corner_radius + r.corner_radius / 2, r.corner_radius);
         datfile_meta(d, "cpu", "%s", r.cpu);
-        datfile_meta(d, "host_triad", "%.2f GB/s one thread, %.2f GB/s %d threads", r.triad1, r.triadn, r.threads);
+        meta_triad(d, &r);
         datfile_meta(d, "table_bytes", "perfect: 4 (side 2^levmax)^2; compact: 12 x slots (load factor %.2f); kdtree: "
                      "boxes + nodes of the old mesh", r.load);
         datfile_columns(d, "levmax n method table_bytes median_ms min_ms max_ms reps batch mitems_s");
@@ -1859,7 +1863,7 @@ int main(int argc, char **argv)
         datfile_open(d, r.c.out, "hashmesh_clustered_sort.dat", &m);
         datfile_meta(d, "keys", "gaps dmin floor(u^(-1/alpha)), dmin = 2, u uniform in (0, 1]: alpha <= 1 has no mean gap");
         datfile_meta(d, "cpu", "%s; *_omp rows: %d OpenMP threads", r.cpu, r.threads);
-        datfile_meta(d, "host_triad", "%.2f GB/s one thread, %.2f GB/s %d threads", r.triad1, r.triadn, r.threads);
+        meta_triad(d, &r);
         datfile_meta(d, "table_bytes", "on every row: the perfect table these keys need, 4 m bytes (the GPU hash also "
                      "allocates a scan output of the same size)");
         datfile_columns(d, "alpha n method table_bytes median_ms min_ms max_ms reps batch mitems_s");
