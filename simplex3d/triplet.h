@@ -47,4 +47,22 @@ static inline void at_particles(double *pos, uint32_t N, uint64_t seed)
     }
 }
 
+/* The direct sum over every triplet i < j < k of the N particles (the CPU reference of the
+ * triplet kernel, O(N^3), OpenMP); *abs_sum gets the sum of |terms| for relative tolerances. */
+static inline double at_energy_direct(const double *pos, uint32_t N, double *abs_sum)
+{
+    double e = 0.0, ea = 0.0;
+#pragma omp parallel for reduction(+ : e, ea) schedule(dynamic, 1)
+    for (long i = 0; i < (long)N; i++)
+        for (uint32_t j = (uint32_t)i + 1; j < N; j++)
+            for (uint32_t k = j + 1; k < N; k++) {
+                double v = at_energy(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2], pos[3 * j], pos[3 * j + 1],
+                                     pos[3 * j + 2], pos[3 * k], pos[3 * k + 1], pos[3 * k + 2]);
+                e += v;
+                ea += fabs(v);
+            }
+    *abs_sum = ea;
+    return e;
+}
+
 #endif

@@ -107,14 +107,7 @@ static double triplet_rel_err(int map, uint32_t n, uint32_t rho, uint32_t lc, ui
     s3_params p;
     if (s3_plan(map, n, rho, &p) || s3_coarse_check(p.lrho, lc, ltpm)) return -1;
     const uint32_t N = n + 2;
-    double ref = 0, abs_sum = 0;
-    for (uint32_t i = 0; i < N; i++)
-        for (uint32_t j = i + 1; j < N; j++)
-            for (uint32_t k = j + 1; k < N; k++) {
-                double v = at_energy(h_pos[3 * i], h_pos[3 * i + 1], h_pos[3 * i + 2], h_pos[3 * j], h_pos[3 * j + 1],
-                                     h_pos[3 * j + 2], h_pos[3 * k], h_pos[3 * k + 1], h_pos[3 * k + 2]);
-                ref += v, abs_sum += fabs(v);
-            }
+    double abs_sum, ref = at_energy_direct(h_pos, N, &abs_sum);
     s3_args a = {};
     a.pos = d_pos, a.npart = N, a.energy = d_e;
     CHECK_CUDA(cudaMemset(d_e, 0, sizeof(double)));
