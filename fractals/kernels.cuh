@@ -45,6 +45,20 @@
 #include <stdint.h>
 #include "fractal.h"
 
+/* ---- warps of a block ---------------------------------------------------------------- */
+
+/* The lanes of the calling thread's warp that exist: a block of rho x rho threads (rho = 4,
+ * 9, 27, ...) can end in a partial warp, and a warp-wide intrinsic (__reduce_add_sync,
+ * __ballot_sync) must name only threads that exist.  Tensor-core instructions (WMMA,
+ * mma.sync .aligned) need all 32 lanes and cannot be fixed this way (tensorcore/). */
+static __device__ __forceinline__ uint32_t block_warp_lanes()
+{
+    const uint32_t nthreads = blockDim.x * blockDim.y * blockDim.z;
+    const uint32_t lin = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    const uint32_t left = nthreads - (lin & ~31u); /* lanes that exist in this warp */
+    return left >= 32 ? 0xFFFFFFFFu : (1u << left) - 1u;
+}
+
 /* ---- maps --------------------------------------------------------------------------- */
 
 /* A map's launch: the map kind recorded in its fractal_launch, gx x gy blocks of rho x rho
@@ -169,9 +183,7 @@ __global__ void k_rd(Map m, const uint8_t *__restrict__ a, uint32_t n, unsigned 
     const uint32_t nthreads = blockDim.x * blockDim.y * blockDim.z;
     const uint32_t lin = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
     const uint32_t warp = lin >> 5, lane = lin & 31u;
-    const uint32_t left = nthreads - (warp << 5); /* lanes that exist in this warp */
-    const uint32_t mask = left >= 32 ? 0xFFFFFFFFu : (1u << left) - 1u;
-    v = __reduce_add_sync(mask, v);
+    v = __reduce_add_sync(block_warp_lanes(), v);
     if (nthreads <= 32) {
         if (lane == 0 && v) atomicAdd(sum, (unsigned long long)v);
         return;

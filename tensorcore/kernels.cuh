@@ -22,8 +22,9 @@ __global__ void k_tc_check(Map m, unsigned long long *stats)
     const bool got = m.thread_cell(&x, &y);
     const bool ref = m.ref_cell(&rx, &ry);
     const bool bad = got != ref || (got && (x != rx || y != ry));
-    const uint32_t nbad = __popc(__ballot_sync(TC_FULL_MASK, bad));
-    const uint32_t ngot = __popc(__ballot_sync(TC_FULL_MASK, got));
+    const uint32_t lanes = block_warp_lanes(); /* a block of rho^2 = 16 or 81 threads ends in a partial warp */
+    const uint32_t nbad = __popc(__ballot_sync(lanes, bad));
+    const uint32_t ngot = __popc(__ballot_sync(lanes, got));
     if ((tc_tid() & 31) == 0) {
         if (nbad) {
             atomicAdd(&stats[0], (unsigned long long)nbad);

@@ -250,7 +250,8 @@ static __device__ __forceinline__ void tc_mma_16816(uint32_t a0, uint32_t a2, ui
 }
 
 /* Host: A's row 0 as the half2 registers of lanes t = 0..3 (a0a1 = s^2t, s^2t+1; a4a5 =
- * s^2t+8, s^2t+9; zero from column rb on), and the exactness check of tc_b_regs. */
+ * s^2t+8, s^2t+9; zero from column rb on).  The exactness check of tc_b_regs is
+ * tc_mma_level_ok (mma.h). */
 static inline void tc_mma_a_regs(uint32_t s, int rb, uint32_t a_lo[4], uint32_t a_hi[4])
 {
     for (int t = 0; t < 4; t++) {
@@ -263,10 +264,16 @@ static inline void tc_mma_a_regs(uint32_t s, int rb, uint32_t a_lo[4], uint32_t 
         a_hi[t] = hi[0] | hi[1] << 16;
     }
 }
-static inline int tc_mma_level_ok(uint32_t k, int rb)
-{
-    return rb <= TC_MAX_RB && fractal_pow(k, (rb + 1) / 2 + 4) < ((uint64_t)1 << 32);
-}
+
+/* Whole warps (host): WMMA and mma.sync (.aligned) need all 32 lanes of the warp that runs
+ * them, so a block of rho x rho threads must give warp 0 all its lanes (v1, v3, mma, v2-mma:
+ * rho^2 >= 32) or every warp (mma-warp: rho^2 a multiple of 32).  rho = 4 (16 threads) and
+ * rho = 9, 27 (the last warp has 17 or 25 lanes) do not.  The redux controls name only the
+ * lanes that exist (block_warp_lanes) and need a lane per digit in their smallest warp. */
+static inline int tc_warp0_whole(uint32_t rho) { return rho * rho >= 32; }
+static inline int tc_warps_whole(uint32_t rho) { return rho * rho % 32 == 0; }
+static inline uint32_t tc_lanes_first_warp(uint32_t rho) { return rho * rho < 32 ? rho * rho : 32; }
+static inline uint32_t tc_lanes_last_warp(uint32_t rho) { return rho * rho % 32 ? rho * rho % 32 : 32; }
 
 /* lambda shared with the whole block: PER_WARP = true -> every warp computes it for itself
  * (no shared memory, no barrier); false -> warp 0 computes it, lane 0 stores it to shared
@@ -435,8 +442,9 @@ struct tc_redux_map {
             vx = tc_tau_fast(&L.F, beta, 0) * spow[lane];                       /* eqs. 2, 3 */
             vy = tc_tau_fast(&L.F, beta, 1) * spow[lane];
         }
-        *bx = __reduce_add_sync(TC_FULL_MASK, vx); /* eqs. 5, 6 */
-        *by = __reduce_add_sync(TC_FULL_MASK, vy);
+        const uint32_t lanes = block_warp_lanes(); /* rho = 4: 16 lanes; rho = 9: the last warp has 17 */
+        *bx = __reduce_add_sync(lanes, vx); /* eqs. 5, 6 */
+        *by = __reduce_add_sync(lanes, vy);
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {

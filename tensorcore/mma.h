@@ -171,6 +171,14 @@ static inline HD void tc_lane_digits(const nbb_fast *F, const tc_pows *P, int rb
     for (int i = 0; i < 4; i++) v[i] = valid && mu[i] <= rb ? tc_tau_fast(F, d[i], (int)c) : 0u;
 }
 
+/* Are tc_lane_digits' two-step divisions exact at level rb?  Its dividends stay below
+ * k^ceil(rb/2) and its divisors reach k^(t+4) <= k^7, so every product x d stays below
+ * k^(ceil(rb/2) + 4) (see tc_pows); also rb <= 16 rows. */
+static inline int tc_mma_level_ok(uint32_t k, int rb)
+{
+    return rb <= TC_MAX_RB && fractal_pow(k, (rb + 1) / 2 + 4) < ((uint64_t)1 << 32);
+}
+
 /* ---------------------------------------------------------------------------------------
  * Host fragment encodings (floats holding exact half values).  All zero-fill first. */
 static inline void tc_zero(float *m)

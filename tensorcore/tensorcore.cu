@@ -68,13 +68,26 @@ static int tc_rhos(int s, uint32_t *rho)
     rho[0] = 4; rho[1] = 16; return 2;
 }
 
-/* Maps that need s = 2 (v2's sub-blocks halve the block side; v3 tiles 32 x 32 blocks). */
-/* Maps that need s = 2: v2 halves the block side, v3 tiles 32 x 32 blocks, and the per-warp
- * variants need whole warps (rho^2 a multiple of 32: rho = 9 or 4 leaves a partial warp, and
- * mma-warp gave wrong cells for every s = 3, 4 fractal on an H100, tests/gpu/test_tensorcore_deep). */
+/* Maps that need s = 2: v2's sub-blocks halve the block side, v3 tiles 32 x 32 blocks. */
 static int tc_map_needs_s2(int m)
 {
-    return m == M_V2 || m == M_V3 || m == M_V2_MMA || m == M_V2_LAMBDA || m == M_MMA_WARP || m == M_REDUX_WARP;
+    return m == M_V2 || m == M_V3 || m == M_V2_MMA || m == M_V2_LAMBDA;
+}
+
+/* Do the map's warp-wide instructions see whole warps in blocks of rho x rho threads
+ * (maps.cuh, tc_warp0_whole ...)?  On an H100 exactly the launches this refuses gave wrong
+ * cells (candy at rho = 4: v1, mma; every s = 3 fractal: mma-warp), while the host model of
+ * the same fragments is exact for every fractal (tests/host/test_tensorcore_mma.c).  For
+ * s = 2 (rho = 8, 16, 32) every map fits. */
+static int tc_map_fits_warps(int m, uint32_t rho, int rb)
+{
+    switch (m) {
+    case M_V1: case M_MMA: return tc_warp0_whole(rho);
+    case M_MMA_WARP: return tc_warps_whole(rho);
+    case M_REDUX: return tc_lanes_first_warp(rho) >= (uint32_t)rb;
+    case M_REDUX_WARP: return tc_lanes_last_warp(rho) >= (uint32_t)rb;
+    default: return 1; /* the classic maps, table; the s = 2 maps (blocks of 64 to 1024 threads) */
+    }
 }
 
 /* Can (f, r, rho) run v1's encoding exactly (half powers, fast digits)? */
@@ -178,10 +191,6 @@ int main(int argc, char **argv)
 
     const nbb_fractal *f = fractal_by_name(fractal_opt); /* the paper's case: sierpinski-triangle (section 5) */
     const int fig10 = !strcmp(f->name, "sierpinski-triangle");
-    /* candy (k = 12, s = 4): v1's encoding and mma gave wrong cells at every level on an H100
-     * (tests/gpu/test_tensorcore_deep, cause not found); refused rather than timed */
-    if (!strcmp(f->name, "candy"))
-        DIE_USAGE("--fractal=candy: v1's encoding is not correct for it on the GPU (README, tensorcore on other NBB fractals)");
     uint32_t rhos[3];
     int nrho = tc_rhos(f->s, rhos);
     if (strcmp(rho_opt, "all")) {
@@ -190,11 +199,18 @@ int main(int argc, char **argv)
         rhos[0] = (uint32_t)atoi(rho_opt);
         nrho = 1;
     }
-    if (f->s != 2)
-        for (int m = 0; m < M_COUNT; m++)
-            if (!strcmp(map_opt, MAP_NAMES[m]) && tc_map_needs_s2(m))
-                DIE_USAGE("--map=%s needs s = 2 (v2 halves the block side, v3 tiles 32 x 32 blocks, the per-warp maps need whole warps); %s has s=%d",
-                          map_opt, f->name, f->s);
+    for (int m = 0; m < M_COUNT; m++) {
+        if (strcmp(map_opt, MAP_NAMES[m])) continue;
+        if (f->s != 2 && tc_map_needs_s2(m))
+            DIE_USAGE("--map=%s needs s = 2 (v2 halves the block side, v3 tiles 32 x 32 blocks); %s has s=%d",
+                      map_opt, f->name, f->s);
+        int fits = 0;
+        for (int q = 0; q < nrho; q++) fits |= tc_map_fits_warps(m, rhos[q], 0);
+        if (!fits)
+            DIE_USAGE("--map=%s needs whole warps (WMMA, mma.sync) and no block side of the sweep gives them: "
+                      "rho = %u%s leaves a partial warp (%s has s=%d)", map_opt, rhos[0], nrho > 1 ? " and the others" : "",
+                      f->name, f->s);
+    }
     /* every selected test must have at least one (r, rho) the maps can run exactly in
      * rmin..rtop: otherwise its data file would hold a header and no row (refused here) */
     for (int test = FRACTAL_SW; test <= FRACTAL_CA; test++) {
@@ -258,8 +274,11 @@ int main(int argc, char **argv)
                 tc_config cf;
                 tc_config_init(&cf, f, r, rho);
                 map_result res[M_COUNT];
+                int ran[M_COUNT];
                 for (int i = 0; i < nmaps; i++) {
                     char label[160];
+                    ran[i] = tc_map_fits_warps(maps[i], rho, cf.L.rb);
+                    if (!ran[i]) continue; /* a partial warp: skipped, no row (README) */
                     snprintf(label, sizeof label, "%s r=%d rho=%u map=%s", fractal_test_name(test), r, rho,
                              MAP_NAMES[maps[i]]);
                     res[i] = tc_run(maps[i], &cf, &p, test, &c, label, &d);
@@ -268,6 +287,7 @@ int main(int argc, char **argv)
                 }
                 fprintf(stderr, "%s r=%2d rho=%2u  lambda %.4f ms |", fractal_test_name(test), r, rho, res[0].st.median);
                 for (int i = 0; i < nmaps; i++) {
+                    if (!ran[i]) continue;
                     const bench_stats s = res[i].st;
                     double sp = res[0].st.median / s.median, spt = res[1].st.median / s.median;
                     datfile_row(&d, "%s %d %u %u %d %s %.6f %.6f %.6f %.4f %.4f %llu %llu %d", f->name, r, cf.L.n, rho,

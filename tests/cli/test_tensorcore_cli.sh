@@ -32,9 +32,15 @@ expect 2 "$prog" --rho=9 >/dev/null                                            #
 expect 2 "$prog" --fractal=sierpinski-carpet --test=sw --rmin=11 | grep -q "no level" || { echo "FAILED: carpet r=11"; fail=1; }
 # a tiny valid run: 0 with a GPU (and a data file), 77 without
 tmp=$cli_tmp
-# candy (v1's encoding wrong on the GPU) and the per-warp maps on s != 2 (partial warps) are refused
-expect 2 "$prog" --fractal=candy | grep -q "not correct" || { echo "FAILED: candy not refused"; fail=1; }
-expect 2 "$prog" --fractal=vicsek --map=mma-warp | grep -q "needs s = 2" || { echo "FAILED: mma-warp on vicsek"; fail=1; }
+# tensor-core maps whose warps would be partial are refused: v1/mma at rho = 4 (16 threads),
+# mma-warp at rho = 9, 27 (81, 729 threads); candy at rho = 16 runs (0 with a GPU, 77 without)
+expect 2 "$prog" --fractal=candy --map=mma --rho=4 | grep -q "whole warps" || { echo "FAILED: mma at rho=4"; fail=1; }
+expect 2 "$prog" --fractal=candy --map=v1 --rho=4 | grep -q "whole warps" || { echo "FAILED: v1 at rho=4"; fail=1; }
+expect 2 "$prog" --fractal=vicsek --map=mma-warp | grep -q "whole warps" || { echo "FAILED: mma-warp on vicsek"; fail=1; }
+"$prog" --fractal=candy --test=sw --rho=16 --rmin=2 --rmax=3 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
+if [ $rc -eq 0 ]; then
+  [ -f "$tmp/tensorcore_nbb_candy_sw.dat" ] || { echo "FAILED: no candy data file"; fail=1; }
+elif [ $rc -ne 77 ]; then echo "FAILED: tiny candy run exit $rc"; fail=1; fi
 "$prog" --fractal=candelabra --test=sw --rmin=2 --rmax=3 --reps=1 --warmup=0 --batch=1 --out="$tmp" >/dev/null 2>&1; rc=$?
 if [ $rc -eq 0 ]; then
   [ -f "$tmp/tensorcore_nbb_candelabra_sw.dat" ] || { echo "FAILED: no candelabra data file"; fail=1; }

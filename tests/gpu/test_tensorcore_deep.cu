@@ -6,7 +6,8 @@
  *   - v2, v2-mma, v2-lambda: while the sub-block level r_b + 1 is <= 16;
  *   - v3: while its A entries rho s^(mu-1) are exact halves (tc_level_supported), i.e. to
  *     r = 16; the levels past that are asserted to be refused;
- *   - four other NBB fractals (k = 4, 5, 7, 8; s = 3): v1, mma and redux
+ *   - five other NBB fractals (k = 4, 5, 7, 8; s = 3, rho = 9; candy: k = 12, s = 4, rho = 4
+ *     and 16): v1, mma, mma-warp where their warps are whole, redux and redux-warp always,
  *     at every r_b whose powers of s are exact halves (the encodings of section 5 for a
  *     general NBB fractal).
  * SKIP (77) without a usable GPU. */
@@ -77,18 +78,20 @@ int main(void)
     T_EQ_INT(v3_deepest, 13);         /* rho 2^(rb-1) <= 2^15: r <= 16 */
 
     /* Other NBB fractals (the thesis: the encodings apply to every NBB fractal): v1's
-     * encoding (WMMA v1, mma, mma-warp) and the redux control, rho = 9 (s = 3) or 4 (s = 4),
-     * at every r_b whose powers s^(mu-1) are exact halves (s = 3: 3^6 = 729 < 2048 < 3^7,
-     * so r_b <= 7; s = 4: 4^7 = 2^14, r_b <= 8) and whose grid stays below 2^24 blocks.
-     * Not v2 (it halves the block side: s = 2 only) nor v3 (32 x 32 blocks of 4 tiles). */
-    /* candy (k = 12) is left out and refused by the program: v1 and mma gave wrong cells at
-     * every level on an H100; mma-warp needs whole warps (rho^2 = 81 or 16 here) and gave
-     * wrong cells for every one of these fractals, so it is refused for s != 2 */
-    static const char *const OTHERS[] = {"candelabra", "vicsek", "sierpinski-carpet", "h-fractal"};
-    for (int i = 0; i < 4; i++) {
-        const nbb_fractal *g = fractal_by_name(OTHERS[i]);
-        uint32_t rho = g->s == 3 ? 9u : 4u;
-        int rl = fractal_level_of(g->s, rho), top = -1;
+     * encoding (WMMA v1, mma, mma-warp) and the redux controls, rho = 9 (s = 3) or 4 and 16
+     * (s = 4, candy), at every r_b whose powers s^(mu-1) are exact halves (s = 3: 3^6 = 729 <
+     * 2048 < 3^7, so r_b <= 7; s = 4: 4^7 = 2^14, r_b <= 8) and whose grid stays below 2^24
+     * blocks.  Not v2 (it halves the block side: s = 2 only) nor v3 (32 x 32 blocks of 4 tiles).
+     * A map runs only where its warps are whole (maps.cuh, tc_warp0_whole ...: the program's
+     * rule): v1 and mma not at rho = 4 (16 threads), mma-warp not at rho = 9 (81 threads) --
+     * on an H100 exactly those launches gave wrong cells.  The redux maps name only the lanes
+     * that exist, so they run at every rho (a partial warp included). */
+    static const struct { const char *name; uint32_t rho; } OTHERS[] = {
+        {"candelabra", 9}, {"vicsek", 9}, {"sierpinski-carpet", 9}, {"h-fractal", 9}, {"candy", 4}, {"candy", 16}};
+    for (int i = 0; i < 6; i++) {
+        const nbb_fractal *g = fractal_by_name(OTHERS[i].name);
+        const uint32_t rho = OTHERS[i].rho;
+        int rl = fractal_level_of(g->s, rho), top = -1, tc_runs = 0;
         for (int rb = 0; rb <= RB_MAX; rb++) {
             fractal_launch L;
             int r = rb + rl;
@@ -97,17 +100,29 @@ int main(void)
             if ((uint64_t)L.gx * L.gy > (1u << 24)) break;
             uint64_t members = fractal_pow((uint64_t)g->k, r);
             char what[96];
-            tc_upload_powers(g, rb, A1);
-            snprintf(what, sizeof what, "%s v1", g->name);
-            check(tc_v1_map::make(L, A1), members, what, r);
-            snprintf(what, sizeof what, "%s mma", g->name);
-            check(tc_mma_map<false>::make(L), members, what, r);
-            snprintf(what, sizeof what, "%s redux", g->name);
+            if (tc_warp0_whole(rho)) {
+                tc_upload_powers(g, rb, A1);
+                snprintf(what, sizeof what, "%s rho=%u v1", g->name, rho);
+                check(tc_v1_map::make(L, A1), members, what, r);
+                snprintf(what, sizeof what, "%s rho=%u mma", g->name, rho);
+                check(tc_mma_map<false>::make(L), members, what, r);
+                tc_runs++;
+            }
+            if (tc_warps_whole(rho)) {
+                snprintf(what, sizeof what, "%s rho=%u mma-warp", g->name, rho);
+                check(tc_mma_map<true>::make(L), members, what, r);
+            }
+            T_CHECK(tc_lanes_last_warp(rho) >= (uint32_t)rb); /* a lane per digit in every warp */
+            snprintf(what, sizeof what, "%s rho=%u redux", g->name, rho);
             check(tc_redux_map<false>::make(L), members, what, r);
+            snprintf(what, sizeof what, "%s rho=%u redux-warp", g->name, rho);
+            check(tc_redux_map<true>::make(L), members, what, r);
             top = rb;
         }
-        printf("%s (k=%d, s=%d, rho=%u): v1, mma, redux checked to r_b = %d\n", g->name, g->k, g->s, rho, top);
-        T_CHECK(top >= 5); /* at least r_b = 5 */
+        printf("%s (k=%d, s=%d, rho=%u): %s redux, redux-warp checked to r_b = %d\n", g->name, g->k, g->s, rho,
+               tc_warps_whole(rho) ? "v1, mma, mma-warp," : tc_warp0_whole(rho) ? "v1, mma," : "", top);
+        T_CHECK(top >= 5);                        /* at least r_b = 5 */
+        T_CHECK(tc_runs > 0 || rho * rho < 32);   /* the tensor-core maps ran wherever warp 0 is whole */
     }
     CHECK_CUDA(cudaFree(A1));
     CHECK_CUDA(cudaFree(C3));
