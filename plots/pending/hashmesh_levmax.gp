@@ -17,23 +17,34 @@ set xlabel 'levmax (finest level)'
 set logscale y
 set format y '10^{%L}'
 set ylabel 'time (ms)'
-set yrange [1e-4:*]   # room for the key below the data (GPU runs take >= a few microseconds)
-set key bottom right
-do for [k = 1:2] {
-  g = (k == 1) ? fn : fr
-  set title (k == 1) ? 'neighbours' : 'remap (old mesh 1.5x the refined radius)'
-  plot g using "levmax":(sel('perfect_cpu','median_ms')):(sel('perfect_cpu','min_ms')):(sel('perfect_cpu','max_ms')) with yerrorlines ls ls_hash_cpu title 'perfect table (CPU)', \
-       g using "levmax":(sel('compact_cpu','median_ms')):(sel('compact_cpu','min_ms')):(sel('compact_cpu','max_ms')) with yerrorlines ls ls_compact_cpu title 'compact hash (CPU)', \
-       g using "levmax":(sel('kdtree','median_ms')):(sel('kdtree','min_ms')):(sel('kdtree','max_ms')) with yerrorlines ls ls_kdtree title 'k-D tree (1 core)', \
-       g using "levmax":(sel('kdtree_omp','median_ms')):(sel('kdtree_omp','min_ms')):(sel('kdtree_omp','max_ms')) with yerrorlines ls ls_kdtree_omp title 'k-D tree (all cores)', \
-       g using "levmax":(sel('perfect_gpu','median_ms')):(sel('perfect_gpu','min_ms')):(sel('perfect_gpu','max_ms')) with yerrorlines ls ls_hash_gpu title 'perfect table (GPU)', \
-       g using "levmax":(sel('compact_gpu','median_ms')):(sel('compact_gpu','min_ms')):(sel('compact_gpu','max_ms')) with yerrorlines ls ls_compact_gpu title 'compact hash (GPU)'
-}
+unset key       # the time panels' key sits alone in the fourth slot (inside a panel it hid the GPU curves)
+set title 'neighbours'
+plot fn using "levmax":(sel('perfect_cpu','median_ms')):(sel('perfect_cpu','min_ms')):(sel('perfect_cpu','max_ms')) with yerrorlines ls ls_hash_cpu title 'perfect table (CPU)', \
+     fn using "levmax":(sel('compact_cpu','median_ms')):(sel('compact_cpu','min_ms')):(sel('compact_cpu','max_ms')) with yerrorlines ls ls_compact_cpu title 'compact hash (CPU)', \
+     fn using "levmax":(sel('kdtree','median_ms')):(sel('kdtree','min_ms')):(sel('kdtree','max_ms')) with yerrorlines ls ls_kdtree title 'k-D tree (1 core)', \
+     fn using "levmax":(sel('kdtree_omp','median_ms')):(sel('kdtree_omp','min_ms')):(sel('kdtree_omp','max_ms')) with yerrorlines ls ls_kdtree_omp title 'k-D tree (all cores)', \
+     fn using "levmax":(sel('perfect_gpu','median_ms')):(sel('perfect_gpu','min_ms')):(sel('perfect_gpu','max_ms')) with yerrorlines ls ls_hash_gpu title 'perfect table (GPU)', \
+     fn using "levmax":(sel('compact_gpu','median_ms')):(sel('compact_gpu','min_ms')):(sel('compact_gpu','max_ms')) with yerrorlines ls ls_compact_gpu title 'compact hash (GPU)'
+set title 'remap (old mesh 1.5x the refined radius)'   # no kdtree_omp rows in the remap file
+plot fr using "levmax":(sel('perfect_cpu','median_ms')):(sel('perfect_cpu','min_ms')):(sel('perfect_cpu','max_ms')) with yerrorlines ls ls_hash_cpu title 'perfect table (CPU)', \
+     fr using "levmax":(sel('compact_cpu','median_ms')):(sel('compact_cpu','min_ms')):(sel('compact_cpu','max_ms')) with yerrorlines ls ls_compact_cpu title 'compact hash (CPU)', \
+     fr using "levmax":(sel('kdtree','median_ms')):(sel('kdtree','min_ms')):(sel('kdtree','max_ms')) with yerrorlines ls ls_kdtree title 'k-D tree (1 core)', \
+     fr using "levmax":(sel('perfect_gpu','median_ms')):(sel('perfect_gpu','min_ms')):(sel('perfect_gpu','max_ms')) with yerrorlines ls ls_hash_gpu title 'perfect table (GPU)', \
+     fr using "levmax":(sel('compact_gpu','median_ms')):(sel('compact_gpu','min_ms')):(sel('compact_gpu','max_ms')) with yerrorlines ls ls_compact_gpu title 'compact hash (GPU)'
 set title 'table memory (neighbours)'
 set ylabel 'table memory (bytes)'
-set yrange [*:*]
 set key top left
 plot fn using "levmax":(sel('perfect_gpu','table_bytes')) with linespoints ls ls_hash_gpu title 'perfect table', \
      fn using "levmax":(sel('compact_gpu','table_bytes')) with linespoints ls ls_compact_gpu title 'compact hash', \
      fn using "levmax":(sel('kdtree','table_bytes')) with linespoints ls ls_kdtree title 'k-D tree'
+# fourth slot: the key of the two time panels
+unset title; unset xlabel; unset ylabel; unset tics; unset border; unset grid; unset logscale y
+set xrange [0:1]; set yrange [0:1]
+set key center center box title 'time panels' font ',11'
+plot NaN notitle, keyentry with yerrorlines ls ls_hash_cpu title 'perfect table (CPU)', \
+             keyentry with yerrorlines ls ls_compact_cpu title 'compact hash (CPU)', \
+             keyentry with yerrorlines ls ls_kdtree title 'k-D tree (1 core)', \
+             keyentry with yerrorlines ls ls_kdtree_omp title 'k-D tree (all cores, neighbours only)', \
+             keyentry with yerrorlines ls ls_hash_gpu title 'perfect table (GPU)', \
+             keyentry with yerrorlines ls ls_compact_gpu title 'compact hash (GPU)'
 unset multiplot
