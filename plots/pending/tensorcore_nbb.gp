@@ -5,15 +5,19 @@
 # Reads datadir/tensorcore_nbb_<fractal>_sw.dat (./tensorcore --fractal=<fractal> --test=sw, `make -C tensorcore nbb`;
 # the GPU is named from the files' '# gpu:' line, not from a directory).
 # Panels: one per fractal.  x: n = s^r (log); y: speedup_x (> 1 = faster than lambda).
-# Solid: the larger rho of the sweep (27, s = 3); dashed: the smaller (9).  candy (s = 4) is
-# refused by ./tensorcore (v1's encoding gave wrong cells on an H100), so it is not here.
+# Solid: the larger rho of the sweep (27, s = 3); dashed: the smaller (9).  candy (s = 4, in the
+# sweep since 38112f8, not yet run on a GPU): a fifth panel at rho = 16 when
+# datadir/tensorcore_nbb_candy_sw.dat exists (not an input: the four panels render without it);
+# at rho = 4 no tensor-core map runs (a partial warp), so only rho = 16 is drawn.
 # table and redux keep the colours and points of tensorcore_mapcost.gp.
 if (!exists("datadir")) datadir = 'tensorcore/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/tensorcore_nbb.'.term
 load styledir.'/style.gp'
-if (term eq 'png') { set terminal pngcairo size 1600,1100 enhanced font 'Helvetica,13' linewidth 1.5 } else { set terminal pdfcairo size 11in,8in enhanced font 'Helvetica,11' linewidth 1.5 }
+fc = datadir.'/tensorcore_nbb_candy_sw.dat'
+has_candy = int(system(sprintf("test -f '%s' && echo 1 || echo 0", fc)))
+if (term eq 'png') { set terminal pngcairo size (has_candy ? 2300 : 1600),1100 enhanced font 'Helvetica,13' linewidth 1.5 } else { set terminal pdfcairo size (has_candy ? 16 : 11)*1in,8in enhanced font 'Helvetica,11' linewidth 1.5 }
 set output outfile
 fs = 'candelabra vicsek sierpinski-carpet h-fractal'
 sel(m, rho) = (strcol("map") eq m && column("rho") == rho) ? column("speedup_x") : NaN
@@ -26,7 +30,7 @@ set xlabel 'n'
 set ylabel 'speedup over {/Symbol l}'
 set yrange [*<0.3:1.6<*]   # at least 0.3 .. 1.6, wider where a speedup falls outside
 set key bottom left
-set multiplot layout 2,2 title "v1's tensor-core encoding on other NBB fractals, test sw, ".gpu_of(datadir.'/tensorcore_nbb_candelabra_sw.dat')
+set multiplot layout 2,(has_candy ? 3 : 2) title "v1's tensor-core encoding on other NBB fractals, test sw, ".gpu_of(datadir.'/tensorcore_nbb_candelabra_sw.dat')."\n"   # the newline: room for the panels' titles
 do for [i = 1:4] {
   fr = word(fs, i)
   f = datadir.'/tensorcore_nbb_'.fr.'_sw.dat'
@@ -40,6 +44,16 @@ do for [i = 1:4] {
        f using "n":(sel("table", hi)) with linespoints ls 41 dt 1 title 'table (map-cost bound)', \
        f using "n":(sel("v1", lo)) with linespoints ls ls_tc_v1 dt 2 notitle, \
        f using "n":(sel("mma", lo)) with linespoints ls ls_tc_ours dt 2 notitle, \
+       1 with lines ls ls_bound notitle
+}
+if (has_candy) {
+  set title 'candy ({/Symbol r} = 16; s = 4)'
+  set logscale x 4
+  set format x '4^{%L}'
+  plot fc using "n":(sel("v1", 16)) with linespoints ls ls_tc_v1 dt 1 notitle, \
+       fc using "n":(sel("mma", 16)) with linespoints ls ls_tc_ours dt 1 notitle, \
+       fc using "n":(sel("redux", 16)) with linespoints ls 42 dt 1 notitle, \
+       fc using "n":(sel("table", 16)) with linespoints ls 41 dt 1 notitle, \
        1 with lines ls ls_bound notitle
 }
 unset multiplot
