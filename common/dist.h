@@ -12,6 +12,7 @@
  *                                 every rank finalizes and exits with that code (no hang)
  *   dist_exit(code)               MPI_Finalize, exit(code)
  *   dist_time_begin / dist_time_end   a barrier-timed section: the slowest rank's time
+ *   dist_describe_all(&d, mine, out, n)  the `# gpu:` line of all ranks (collective; rank 0)
  *   dist_pattern                  a reusable exchange pattern: per peer, which local records
  *                                 to send, and how many arrive (computed once per mesh)
  *   dist_exchange_host            MPI_Alltoallv of the pattern's records (host buffers)
@@ -158,6 +159,30 @@ static inline double dist_time_end(double t0)
 {
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     return (MPI_Wtime() - t0) * 1e3;
+}
+
+/* The `# gpu:` metadata of a multi-GPU run (collective; the result is on rank 0): every rank
+ * passes its own description (device_describe); "P x NAME (...)" when all ranks have the
+ * same, otherwise "P GPUs: rank 0: ...; rank 1: ...". */
+#define DIST_DESC_LEN 256
+static inline void dist_describe_all(const dist_ctx *d, const char *mine, char *out, size_t outsz)
+{
+    char own[DIST_DESC_LEN];
+    snprintf(own, sizeof own, "%s", mine);
+    char *all = d->rank == 0 ? (char *)malloc((size_t)DIST_DESC_LEN * d->size) : NULL;
+    dist_agree(d, d->rank == 0 && !all ? 1 : 0, "rank 0: out of host memory");
+    CHECK_MPI(MPI_Gather(own, DIST_DESC_LEN, MPI_CHAR, all, DIST_DESC_LEN, MPI_CHAR, 0, MPI_COMM_WORLD));
+    if (d->rank != 0) return;
+    int same = 1;
+    for (int q = 1; q < d->size; q++) same &= !strcmp(all, all + (size_t)DIST_DESC_LEN * q);
+    if (same) {
+        snprintf(out, outsz, "%d x %s", d->size, all);
+    } else {
+        int len = snprintf(out, outsz, "%d GPUs:", d->size);
+        for (int q = 0; q < d->size && len < (int)outsz; q++)
+            len += snprintf(out + len, outsz - len, " rank %d: %s;", q, all + (size_t)DIST_DESC_LEN * q);
+    }
+    free(all);
 }
 
 /* Exchange pattern of fixed-size records (rec ints each): to peer q go the local records

@@ -266,15 +266,9 @@ static int scaling_mode(dist_ctx *d, int gpu, int argc, char **argv, const commo
     char gpus[2048] = "none (host only, MPI)";
 #ifdef DIST_NCCL
     if (gpu) { /* the gpu line names every rank's GPU */
-        char mine[256], *all = d->rank == 0 ? (char *)gen_alloc(256 * (size_t)d->size) : NULL;
+        char mine[DIST_DESC_LEN];
         device_describe(d->gpu, mine, sizeof mine);
-        CHECK_MPI(MPI_Gather(mine, 256, MPI_CHAR, all, 256, MPI_CHAR, 0, MPI_COMM_WORLD));
-        if (d->rank == 0) {
-            int len = snprintf(gpus, sizeof gpus, "%d ranks, one GPU each:", d->size);
-            for (int q = 0; q < d->size && len < (int)sizeof gpus; q++)
-                len += snprintf(gpus + len, sizeof gpus - len, " rank %d: %s;", q, all + 256 * q);
-            free(all);
-        }
+        dist_describe_all(d, mine, gpus, sizeof gpus);
     }
 #endif
     datfile df;

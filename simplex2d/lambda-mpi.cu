@@ -160,17 +160,13 @@ int main(int argc, char **argv)
                    (unsigned long long)s2_split_blocks(nv[k], rho), d.size);
     dist_use_gpu(&d);
 
-    char mine[256], gpus[2048];
-    char *all = d.rank == 0 ? (char *)malloc(256 * (size_t)d.size) : NULL;
+    char mine[DIST_DESC_LEN], gpus[2048];
     device_describe(d.gpu, mine, sizeof mine);
-    CHECK_MPI(MPI_Gather(mine, 256, MPI_CHAR, all, 256, MPI_CHAR, 0, MPI_COMM_WORLD));
+    dist_describe_all(&d, mine, gpus, sizeof gpus);
     datfile df;
     char name[64];
     snprintf(name, sizeof name, "simplex2d_dist_lambda_p%d.dat", d.size);
     if (d.rank == 0) {
-        int len = snprintf(gpus, sizeof gpus, "%d ranks, one GPU each:", d.size);
-        for (int q = 0; q < d.size && len < (int)sizeof gpus; q++)
-            len += snprintf(gpus + len, sizeof gpus - len, " rank %d: %s;", q, all + 256 * q);
         dat_meta meta = dat_meta_of("simplex2d/lambda-mpi", "issue 14: lambda split across GPUs (no paper figure)", argc,
                                     argv, gpus, &co);
         datfile_open(&df, co.out, name, &meta);
@@ -178,7 +174,6 @@ int main(int argc, char **argv)
         datfile_columns(&df, "kernel n rho ranks blocks_total blocks_max part_gib_max total_ms total_min_ms total_max_ms "
                              "rank_min_ms rank_max_ms balance_x gbs reps");
     }
-    free(all);
     cudaStream_t st;
     CHECK_CUDA_RANK(cudaStreamCreate(&st));
     cudaEvent_t e0, e1;
