@@ -18,6 +18,7 @@
 
 #include "../common/check.h"
 #include "sparse.h"
+#include "sparse_multi.h" /* sgs_table_fill */
 
 static __device__ __forceinline__ float sgs_op(float x, float l, float r, int inverse)
 {
@@ -149,25 +150,13 @@ static inline int sgs_dev_setup(sgs_dev *g, const sgs_grid *h, size_t elem, int 
     CHECK_CUDA(cudaMemcpy(g->seg, h->seg, sizeof(sgs_seg) * h->nseg, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(g->par, h->par, sizeof(int) * h->npar, cudaMemcpyHostToDevice));
 
-    if (table) { /* the offsets of every work item, by the CPU's sgs_item() */
-        int total = 0;
-        for (int kl = 0; kl < lists; kl++) total += h->list_count[kl];
+    if (table) { /* the offsets of every work item, by the CPU's sgs_item() (sgs_table_fill, sparse_multi.h) */
+        long long total = sgs_table_size(h);
         unsigned *xl = (unsigned *)malloc(sizeof(unsigned) * (total + 1));
         unsigned short *xr = (unsigned short *)malloc(sizeof(unsigned short) * (total + 1));
         int *base = (int *)malloc(sizeof(int) * (lists + 1));
         if (!xl || !xr || !base) DIE("out of host memory");
-        int e = 0;
-        for (int kl = 0; kl < lists; kl++) {
-            base[kl] = e;
-            int L = kl % (h->n + 1), last = h->list_first[kl + 1] - 1;
-            for (int t = 0; t < h->list_count[kl]; t++, e++) {
-                int si = sgs_find(h->seg_start, h->chunk, h->list_chunk[kl], last, t), x, l, r;
-                sgs_item(h->seg + si, h->par, h->n, L, t, &x, &l, &r);
-                xl[e] = (unsigned)x | ((unsigned)l << 16);
-                xr[e] = (unsigned short)r;
-            }
-        }
-        base[lists] = e;
+        if (sgs_table_fill(h, xl, xr, base) != total) DIE("sgs_table_fill: %lld entries expected", total);
         CHECK_CUDA(cudaMalloc(&g->tab_xl, sizeof(unsigned) * (total + 1)));
         CHECK_CUDA(cudaMalloc(&g->tab_r, sizeof(unsigned short) * (total + 1)));
         CHECK_CUDA(cudaMalloc(&g->list_base, sizeof(int) * (lists + 1)));
