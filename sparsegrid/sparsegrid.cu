@@ -17,7 +17,9 @@
  *                                                   -> sparsegrid_figx2_error.dat
  *   --fig=sparse     real regular sparse grids (sparse.h, sparse_kernels.cuh), d = 2..6,
  *        batched, --precision=float|double: GB/s of cpu_tuned and gpu_sparse (3 block
- *        sizes, both directions) vs the copy kernel and the host triad
+ *        sizes, both directions; k_sparse_multi of sparse_multi.cuh: G grids per block, U
+ *        table entries in flight, rows gpu_sparse_multi_g<G>_u<U>) vs the copy kernel and
+ *        the host triad
  *                                                   -> sparsegrid_figx4_sparse_<precision>.dat
  *   --fig=sparse-error  (host only) error vs points of real sparse grids and full grids,
  *        d = 2..5, with fitted rates                -> sparsegrid_figx5_sparse_error.dat
@@ -44,6 +46,7 @@
 #include "kernels.cuh"
 #include "sparse.h"
 #include "sparse_kernels.cuh"
+#include "sparse_multi.cuh"
 #include "../common/host.h"
 
 #define ROUNDTRIP_TOL 4e-6 /* fp32 round trip error / |u|max (tests/host/test_sparsegrid_hier.c) */
@@ -631,6 +634,11 @@ static int sgs_ref_t(double *u, const sgs_grid *g, int inv) { return sgs_ref_d(u
 static const int SPARSE_LEVEL[SGS_MAXD + 1] = {0, 12, 9, 7, 5, 4, 3};
 #define SPARSE_THREADS_N 3
 static const int SPARSE_THREADS[SPARSE_THREADS_N] = {128, 256, 512}; /* k_sparse block sizes tried */
+/* k_sparse_multi configurations (sparse_multi.cuh), each at the SPARSE_THREADS block sizes:
+ * {G, U} with G = 0 for the planner's choice (the most grids per block, up to 4, that leave 2
+ * blocks per SM by shared memory): ILP only (1 grid, 4 entries in flight), grids only, both. */
+#define SPARSE_MULTI_N 3
+static const int SPARSE_MULTI[SPARSE_MULTI_N][2] = {{1, 4}, {0, 1}, {0, 2}};
 
 template <typename T>
 struct sparse_ctx {
@@ -640,12 +648,19 @@ struct sparse_ctx {
     T *d_out, *h_out;
     long long G;
     int inverse, threads, shift;
+    const sgs_multi *mv; /* k_sparse_multi rows: the plan */
 };
 template <typename T>
 static void run_sparse_gpu(void *p, cudaStream_t s)
 {
     sparse_ctx<T> *c = (sparse_ctx<T> *)p;
     sgs_dev_run<T>(c->dv, c->d_in, c->d_out, c->G, c->inverse, s);
+}
+template <typename T>
+static void run_sparse_multi(void *p, cudaStream_t s)
+{
+    sparse_ctx<T> *c = (sparse_ctx<T> *)p;
+    sgs_multi_run<T>(c->mv, c->d_in, c->d_out, c->G, c->inverse, s);
 }
 template <typename T>
 static void run_sparse_cpu(void *p)
@@ -674,11 +689,11 @@ static void fill_input_t(T *h, long long n, long long seed)
 
 /* The correctness run of one batch: the tuned CPU equals the pole-wise reference on the first
  * grids bitwise, the dimensional-shift CPU version equals it on all grids in both directions; every GPU configuration equals the CPU bitwise on poisoned (NaN) output, in
- * both directions; dehierarchization returns the input (float 2e-5, double 1e-13 |u|max).
- * Leaves the surpluses in d_out. */
+ * both directions (k_sparse's configurations dv and k_sparse_multi's mv); dehierarchization returns the
+ * input (float 2e-5, double 1e-13 |u|max).  Leaves the surpluses in d_out. */
 template <typename T>
-static void verify_sparse(env *e, const sgs_grid *g, const sgs_dev *dv, int ndv, long long G, const T *h_in, T *h_cpu,
-                          T *h_tmp, T *h_gpu, T *d_in, T *d_out, T *d_back)
+static void verify_sparse(env *e, const sgs_grid *g, const sgs_dev *dv, int ndv, const sgs_multi *mv, int nmv, long long G,
+                          const T *h_in, T *h_cpu, T *h_tmp, T *h_gpu, T *d_in, T *d_out, T *d_back)
 {
     long long n = G * g->npts;
     size_t bytes = sizeof(T) * n;
@@ -714,6 +729,17 @@ static void verify_sparse(env *e, const sgs_grid *g, const sgs_dev *dv, int ndv,
             CHECK_CUDA(cudaMemcpy(h_gpu, dst, bytes, cudaMemcpyDeviceToHost));
             snprintf(what, sizeof what, "gpu_sparse %d threads %s, d=%d n=%d, %lld grids", dv[c].threads,
                      inv ? "dehierarchization" : "hierarchization", g->d, g->n, G);
+            if (verify_exact(h_gpu, inv ? h_tmp : h_cpu, n, sizeof(T), what)) fail(e, what);
+        }
+    for (int inv = 0; inv < 2; inv++)
+        for (int c = 0; c < nmv; c++) {
+            T *dst = inv ? d_back : d_out;
+            CHECK_CUDA(cudaMemset(dst, 0xFF, bytes)); /* poison: NaN */
+            sgs_multi_run<T>(mv + c, inv ? d_out : d_in, dst, G, inv, e->s);
+            CHECK_CUDA(cudaStreamSynchronize(e->s));
+            CHECK_CUDA(cudaMemcpy(h_gpu, dst, bytes, cudaMemcpyDeviceToHost));
+            snprintf(what, sizeof what, "gpu_sparse_multi G=%d U=%d %d threads %s, d=%d n=%d, %lld grids", mv[c].G, mv[c].U,
+                     mv[c].threads, inv ? "dehierarchization" : "hierarchization", g->d, g->n, G);
             if (verify_exact(h_gpu, inv ? h_tmp : h_cpu, n, sizeof(T), what)) fail(e, what);
         }
 }
@@ -777,15 +803,32 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
         datfile_meta(&d, "plan", "d=%d n=%d: %lld points, %d subspaces, %s, %d resident blocks of 256 threads; %s", dd,
                      g.n, g.npts, g.nsub, dv[1].staged ? "staged in shared memory" : "in global memory", dv[1].blocks,
                      nconf > SPARSE_THREADS_N ? "computed offsets and offset table" : "computed offsets only (> 65536 points)");
+        /* k_sparse_multi: G grids per block, U table entries in flight per thread (sparse_multi.cuh) */
+        sgs_multi mv[SPARSE_MULTI_N * SPARSE_THREADS_N];
+        int nmulti = 0;
+        for (int q = 0; q < SPARSE_MULTI_N; q++)
+            for (int c = 0; c < SPARSE_THREADS_N; c++)
+                if (!sgs_multi_setup(mv + nmulti, &g, sizeof(T), SPARSE_THREADS[c], SPARSE_MULTI[q][0], SPARSE_MULTI[q][1],
+                                     e->c.device, e->max_blocks)) {
+                    const sgs_multi *p = mv + nmulti++;
+                    datfile_meta(&d, "multi_plan", "d=%d n=%d: gpu_sparse_multi_g%d_u%d, %d threads: G=%d grids per block "
+                                 "(%s), U=%d, %zu bytes of shared memory per block, %d blocks per SM (%d grids per SM), "
+                                 "%d registers per thread, %d blocks launched at most", dd, g.n, p->G, p->U, p->threads,
+                                 p->G, SPARSE_MULTI[q][0] ? "fixed" : "planned: 2 blocks per SM by shared memory", p->U,
+                                 p->smem, p->per_sm, p->per_sm * p->G, p->regs, p->blocks);
+                }
+        if (!nmulti) datfile_meta(&d, "multi_plan", "d=%d n=%d: no k_sparse_multi plan (grid not staged or > 65536 points)", dd, g.n);
         double best[2] = {0, 0}, cpu_pct[2] = {0, 0}, cpu_gbs[2] = {0, 0};
         int best_t[2] = {0, 0}, best_tab[2] = {0, 0};
+        double mbest[2] = {0, 0}; /* k_sparse_multi: best % of copy at the largest batch, and which plan */
+        int mbest_i[2] = {-1, -1};
         const char *cpu_best[2] = {"none", "none"};
         for (int lg = maxlog % 3 + 18; lg <= maxlog; lg += 3) { /* input bytes 2^lg, 8x apart, up to 2^maxlog */
             long long G = (((long long)1 << lg) + g.npts * (long long)sizeof(T) - 1) / (g.npts * (long long)sizeof(T));
             if (e->nt_max) G = e->nt_max;
             double moved = 2.0 * G * g.npts * sizeof(T);
-            verify_sparse<T>(e, &g, dv, nconf, G, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back);
-            sparse_ctx<T> x = {&g, dv, d_in, h_in, d_out, h_tmp, G, 0, e->threads, 0};
+            verify_sparse<T>(e, &g, dv, nconf, mv, nmulti, G, h_in, h_cpu, h_tmp, h_gpu, d_in, d_out, d_back);
+            sparse_ctx<T> x = {&g, dv, d_in, h_in, d_out, h_tmp, G, 0, e->threads, 0, NULL};
             bench_stats st = bench_gpu(run_sparse_copy<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
             double copy_gbs = moved / (st.median * 1e-3) / 1e9;
             int last = lg + 3 > maxlog || e->nt_max;
@@ -833,8 +876,35 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
                     cpu_best[x.inverse] = name;
                 }
             }
+            /* k_sparse_multi rows (after the rows above, which stay as they were): both directions */
+            for (int r = 0; r < 2 * nmulti; r++) {
+                const sgs_multi *p = mv + r % nmulti;
+                char name[64];
+                x.inverse = r >= nmulti;
+                x.mv = p;
+                x.d_in = x.inverse ? d_out : d_in;
+                x.d_out = x.inverse ? d_back : d_out;
+                snprintf(name, sizeof name, "gpu_sparse_multi_g%d_u%d%s", p->G, p->U, x.inverse ? "_inverse" : "");
+                st = bench_gpu(run_sparse_multi<T>, &x, e->s, e->c.warmup, e->c.reps, e->c.batch);
+                double gbs = moved / (st.median * 1e-3) / 1e9, pct = 100 * gbs / copy_gbs;
+                char label[128];
+                snprintf(label, sizeof label, "sparse %s d=%d %s/%d grids=%lld", prec, dd, name, p->threads, G);
+                note_spread(e, label, st);
+                datfile_row(&d, "%d %d %lld %lld %s %d %.0f %.6f %.6f %.6f %.1f %.1f %d %d", dd, g.n, g.npts, G, name,
+                            p->threads, moved, st.median, st.min, st.max, gbs, pct, moved > l2, st.batch);
+                fprintf(stderr, "sparse %s d=%d n=%d %-28s %3d grids=%8lld %8.1f MB %9.4f ms %7.1f GB/s %5.1f%% of copy%s\n",
+                        prec, dd, g.n, name, p->threads, G, moved / 1e6, st.median, gbs, pct,
+                        moved > l2 ? "" : "  (fits in L2)");
+                if (last && pct > mbest[x.inverse]) { mbest[x.inverse] = pct; mbest_i[x.inverse] = r % nmulti; }
+            }
             if (e->nt_max) break;
         }
+        for (int inv = 0; inv < 2 && nmulti; inv++)
+            if (mbest_i[inv] >= 0)
+                datfile_meta(&d, "multi_result", "d=%d n=%d at the largest batch: best gpu_sparse_multi%s %.1f%% of copy "
+                             "(G=%d, U=%d, %d threads, %d blocks per SM); best k_sparse (the result line) %.1f%%", dd, g.n,
+                             inv ? " (inverse)" : "", mbest[inv], mv[mbest_i[inv]].G, mv[mbest_i[inv]].U,
+                             mv[mbest_i[inv]].threads, mv[mbest_i[inv]].per_sm, best[inv]);
         datfile_meta(&d, "result", "d=%d n=%d at the largest batch: best gpu_sparse %.1f%% of copy (%d threads, %s), inverse "
                                    "%.1f%% (%d threads, %s); best CPU %s %.1f GB/s = %.1f%% of the host triad, inverse %s "
                                    "%.1f GB/s = %.1f%%", dd, g.n, best[0], best_t[0], best_tab[0] ? "table" : "computed",
@@ -843,6 +913,7 @@ static void fig_sparse(env *e, int argc, char **argv, const char *prec)
         fprintf(stderr, "sparse %s d=%d: gpu %.1f%% / %.1f%% of copy, cpu %.1f%% / %.1f%% of triad\n", prec, dd, best[0],
                 best[1], cpu_pct[0], cpu_pct[1]);
         for (int c = 0; c < nconf; c++) sgs_dev_free(dv + c);
+        for (int c = 0; c < nmulti; c++) sgs_multi_free(mv + c);
         sgs_free(&g);
     }
     datfile_commit(&d);

@@ -3,12 +3,17 @@
  * bitwise (float and double), computed offsets and the offset table, staged in shared memory and in global memory, with block
  * sizes 64..512, grid caps that make a block walk many grids, in place and out of place;
  * full grids straight from the plain layout into subspace order and back (== the full-grid
- * CPU version permuted); outputs are poisoned (NaN) first.  Exit 77 without a GPU. */
+ * CPU version permuted); outputs are poisoned (NaN) first.  k_sparse_multi (sparse_multi.cuh:
+ * G grids per block, U table entries in flight per thread) likewise: d = 1..6, float and
+ * double, G = 1..4 and auto, U = 1, 2, 4, block sizes 64..512, batches not a multiple of G
+ * and smaller than G, few blocks walking many groups, in and out of place, both directions.
+ * Exit 77 without a GPU. */
 #include "../../common/device.h"
 #include "../../common/testlib.h"
 #include "../../sparsegrid/hierarchize.h"
 #include "../../sparsegrid/sparse.h"
 #include "../../sparsegrid/sparse_kernels.cuh"
+#include "../../sparsegrid/sparse_multi.cuh"
 
 static double rnd(unsigned long long i)
 {
@@ -51,6 +56,54 @@ static void check(int d, int n, long long G, int threads, int max_blocks, int gl
                    inv ? "dehierarchization" : "hierarchization");
     }
     sgs_dev_free(&dv);
+    CHECK_CUDA(cudaFree(d_a));
+    CHECK_CUDA(cudaFree(d_b));
+    free(h); free(want); free(got);
+    sgs_free(&g);
+}
+
+/* k_sparse_multi with G grids per block (0: the planner's choice) and U entries in flight: ==
+ * the pole-wise reference bitwise.  A plan refused (-1) is accepted only when G grids do not
+ * fit the shared memory of a block. */
+template <typename T>
+static void check_multi(int d, int n, long long ngrids, int threads, int G, int U, int max_blocks, int in_place)
+{
+    sgs_grid g;
+    char err[200];
+    T_CHECK(sgs_init(&g, d, n, err, sizeof err) == 0);
+    long long N = g.npts, cnt = ngrids * N;
+    size_t bytes = sizeof(T) * cnt;
+    sgs_multi m;
+    if (sgs_multi_setup(&m, &g, sizeof(T), threads, G, U, 0, max_blocks)) {
+        int optin = 0;
+        CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+        T_CHECK(G > 0 && (long long)G * N * (long long)sizeof(T) > optin);
+        sgs_free(&g);
+        return;
+    }
+    T_CHECK(m.G >= 1 && m.G <= SGS_MULTI_GMAX && (G == 0 || m.G == G) && m.per_sm >= 1);
+    T *h = (T *)malloc(bytes), *want = (T *)malloc(bytes), *got = (T *)malloc(bytes);
+    for (long long i = 0; i < cnt; i++) h[i] = (T)rnd(i + 31 * ngrids + 7 * n + d);
+    T *d_a, *d_b;
+    CHECK_CUDA(cudaMalloc(&d_a, bytes));
+    CHECK_CUDA(cudaMalloc(&d_b, bytes));
+    for (int inv = 0; inv < 2; inv++) {
+        memcpy(want, h, bytes);
+        for (long long t = 0; t < ngrids; t++) T_CHECK(ref_t(want + t * N, &g, inv) == 0);
+        CHECK_CUDA(cudaMemcpy(d_a, h, bytes, cudaMemcpyHostToDevice));
+        T *dst = in_place ? d_a : d_b;
+        if (!in_place) CHECK_CUDA(cudaMemset(d_b, 0xFF, bytes)); /* poison: NaN */
+        sgs_multi_run<T>(&m, d_a, dst, ngrids, inv, 0);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemcpy(got, dst, bytes, cudaMemcpyDeviceToHost));
+        int same = !memcmp(got, want, bytes);
+        T_CHECK(same);
+        if (!same)
+            printf("  multi %s d=%d n=%d ngrids=%lld threads=%d G=%d (asked %d) U=%d max_blocks=%d %s %s\n",
+                   sizeof(T) == 4 ? "float" : "double", d, n, ngrids, threads, m.G, G, U, max_blocks,
+                   in_place ? "in place" : "out of place", inv ? "dehierarchization" : "hierarchization");
+    }
+    sgs_multi_free(&m);
     CHECK_CUDA(cudaFree(d_a));
     CHECK_CUDA(cudaFree(d_b));
     free(h); free(want); free(got);
@@ -122,6 +175,23 @@ int main(void)
         check<float>(2, 9, 20, th[i], 4, 1, 1);
         check<float>(5, 4, 30, th[i], 3, 0, 0, 1);
     }
+    /* k_sparse_multi: every d and level, both precisions, rotating over G, U, block sizes */
+    for (int d = 1, ci = 0; d <= 6; d++)
+        for (int n = 1; n <= nmax[d]; n++, ci++) {
+            int G = 1 + ci % 4, U = 1 << (ci % 3), th = 64 << (ci % 4);
+            check_multi<float>(d, n, 2 * G + 1, th, G, U, 0, ci % 2);       /* last group partial (G > 1) */
+            check_multi<double>(d, n, G + 2, 512 >> (ci % 4), 0, 4 >> (ci % 3), 3, (ci + 1) % 2);
+            check_multi<float>(d, n, 1, 128, 4, 2, 0, 0);                   /* one grid, fewer than G */
+        }
+    /* the sweep's levels (sparsegrid.cu SPARSE_LEVEL): every G and U, several block sizes,
+     * 3 blocks walking many groups, batches not a multiple of G */
+    static const int level[7] = {0, 12, 9, 7, 5, 4, 3};
+    for (int d = 1; d <= 6; d++)
+        for (int G = 0; G <= 4; G++)
+            for (int U = 1; U <= 4; U *= 2) {
+                check_multi<float>(d, level[d], 37, 128 << (G % 3), G, U, 3, G % 2);
+                check_multi<double>(d, level[d], 23, 512 >> (U / 2), G, U, 0, U % 2);
+            }
     const char *full[] = {"33x33", "9x9x9", "9x9x5x5", "17x5", "3x9x3x5", "129x129"};
     for (int i = 0; i < 6; i++) {
         check_full(full[i], 40, 256, 0);
