@@ -97,7 +97,9 @@ static inline int sgs_multi_auto_g(const sgs_grid *h, size_t elem, int gmax, int
 /* Plans k_sparse_multi for element size elem (4: float, 8: double), `threads` per block, G
  * grids per block (0: sgs_multi_auto_g with gmax 4), U in {1, 2, 4}; max_blocks > 0 caps the
  * grid.  Returns 0, or -1 (nothing allocated) when the grid is larger than 65536 points, G
- * grids do not fit the shared memory of a block, or G / U are not instantiated. */
+ * grids do not fit the shared memory of a block, or G / U are not instantiated; -2 (nothing
+ * allocated; m->G, m->U, m->regs set) when no block of `threads` fits an SM by registers
+ * (e.g. double, G = 4, U = 4: 155 registers x 512 threads). */
 static inline int sgs_multi_setup(sgs_multi *m, const sgs_grid *h, size_t elem, int threads, int G, int U, int device,
                                   int max_blocks)
 {
@@ -125,8 +127,11 @@ static inline int sgs_multi_setup(sgs_multi *m, const sgs_grid *h, size_t elem, 
     if ((size_t)fa.maxDynamicSharedSizeBytes < smem) /* raise only: an earlier plan may still be launched */
         CHECK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&m->per_sm, fn, m->threads, smem));
-    if (m->per_sm < 1) DIE("k_sparse_multi: no block of %d threads and %zu bytes of shared memory fits", m->threads, smem);
     m->regs = fa.numRegs;
+    if (m->per_sm < 1) { /* the block's registers (regs x threads) exceed the SM's register file */
+        sgs_dev_free(&m->dev);
+        return -2;
+    }
     m->blocks = m->per_sm * sms;
     if (max_blocks > 0 && m->blocks > max_blocks) m->blocks = max_blocks;
     return 0;

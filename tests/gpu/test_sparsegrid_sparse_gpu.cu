@@ -63,8 +63,8 @@ static void check(int d, int n, long long G, int threads, int max_blocks, int gl
 }
 
 /* k_sparse_multi with G grids per block (0: the planner's choice) and U entries in flight: ==
- * the pole-wise reference bitwise.  A plan refused (-1) is accepted only when G grids do not
- * fit the shared memory of a block. */
+ * the pole-wise reference bitwise.  A plan refused is accepted only when G grids do not fit
+ * the shared memory of a block (-1) or a block's registers exceed the SM's (-2). */
 template <typename T>
 static void check_multi(int d, int n, long long ngrids, int threads, int G, int U, int max_blocks, int in_place)
 {
@@ -74,7 +74,17 @@ static void check_multi(int d, int n, long long ngrids, int threads, int G, int 
     long long N = g.npts, cnt = ngrids * N;
     size_t bytes = sizeof(T) * cnt;
     sgs_multi m;
-    if (sgs_multi_setup(&m, &g, sizeof(T), threads, G, U, 0, max_blocks)) {
+    int rc = sgs_multi_setup(&m, &g, sizeof(T), threads, G, U, 0, max_blocks);
+    if (rc == -2) { /* refused by registers: must really exceed the SM's register file */
+        int regs_sm = 0;
+        CHECK_CUDA(cudaDeviceGetAttribute(&regs_sm, cudaDevAttrMaxRegistersPerMultiprocessor, 0));
+        T_CHECK((long long)m.regs * threads > regs_sm);
+        printf("  multi %s d=%d G=%d U=%d threads=%d: refused, %d registers x %d threads > %d\n",
+               sizeof(T) == 4 ? "float" : "double", d, m.G, m.U, threads, m.regs, threads, regs_sm);
+        sgs_free(&g);
+        return;
+    }
+    if (rc) {
         int optin = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
         T_CHECK(G > 0 && (long long)G * N * (long long)sizeof(T) > optin);
