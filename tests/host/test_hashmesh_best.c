@@ -88,6 +88,9 @@ static void test_sorts(void)
     T_EQ_INT(radix_bits_for(3), 2);
     T_EQ_INT(radix_bits_for(1L << 22), 22);
     T_EQ_INT(radix_bits_for((1L << 22) + 1), 23);
+    T_EQ_INT(radix_bits_for(1L << 32), 32);       /* keys 0 .. 2^32 - 1 still fit 32 bits */
+    T_EQ_INT(radix_bits_for((1L << 32) + 1), 33); /* ... one more does not: callers must refuse */
+    T_EQ_INT(radix_bits_for(6300000000L), 33);    /* clustered keys, alpha 0.7 (2.53e4 MB table) */
     T_EQ_INT(radix_passes(22), 2);
     T_EQ_INT(radix_passes(23), 3);
     T_EQ_INT(radix_passes(11), 1);
