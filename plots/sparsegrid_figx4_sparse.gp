@@ -10,8 +10,9 @@
 # largest batch); the copy kernel of the same bytes (d = 2 run).  Panel (c): percent of the
 # ceiling at the largest batch (bytes_moved >= big) vs d, hierarchization: GPU k_sparse with
 # the offset table per block size (128/256/512 threads: three point types; float red, double
-# orange) and with computed offsets at 512 threads (open points) against the copy kernel of
-# the same bytes; CPU (cpu_shift solid, cpu_tuned dashed) against the host's triad; 60 %
+# orange), with computed offsets at 512 threads (open points) and k_sparse_multi with G = 1
+# grid per block and U = 4 table entries in flight (dashed, 256 / 512 threads) against the
+# copy kernel of the same bytes; CPU (cpu_shift solid, cpu_tuned dashed) against the host's triad; 60 %
 # dashed grey (the goal).  Legends below the panels.
 if (!exists("datadir")) datadir = 'sparsegrid/results'
 if (!exists("styledir")) styledir = 'plots'
@@ -49,6 +50,7 @@ do for [p=1:2] {
 }
 unset logscale
 set title '(c) at the largest batch: % of the ceiling'
+set key below maxrows 9 maxcols 2 font ',7' samplen 1 width -2
 set xlabel 'd' offset 0,0.6
 set ylabel '% of ceiling (GPU: copy, CPU: host triad)'
 set xrange [1.5:6.5]
@@ -60,6 +62,8 @@ plot 60 with lines ls ls_bound title '60% (goal)', \
      for [t in "128 256 512"] fd using "d":(pct("gpu_sparse_table", t + 0)) with points ls ls_gpu_thesis pt (t eq "128" ? 5 : t eq "256" ? 7 : 9) ps 1.2 title 'GPU double, table, '.t.' thr.', \
      ff using "d":(pct("gpu_sparse", 512)) with points ls ls_gpu_fused pt 8 ps 1.2 title 'GPU float, computed, 512 thr.', \
      fd using "d":(pct("gpu_sparse", 512)) with points ls ls_gpu_thesis pt 8 ps 1.2 title 'GPU double, computed, 512 thr.', \
+     for [t in "256 512"] ff using "d":(pct("gpu_sparse_multi_g1_u4", t + 0)) with linespoints ls ls_gpu_fused dt 2 pt (t eq "256" ? 11 : 13) ps 1.2 title 'GPU float, k\_sparse\_multi G=1 U=4, '.t.' thr.', \
+     for [t in "256 512"] fd using "d":(pct("gpu_sparse_multi_g1_u4", t + 0)) with linespoints ls ls_gpu_thesis dt 2 pt (t eq "256" ? 11 : 13) ps 1.2 title 'GPU double, k\_sparse\_multi G=1 U=4, '.t.' thr.', \
      ff using "d":(pct("cpu_shift", 0)) with linespoints ls ls_cpu pt 4 title 'CPU shift, float (of triad)', \
      fd using "d":(pct("cpu_shift", 0)) with linespoints ls ls_cpu pt 6 title 'CPU shift, double (of triad)', \
      ff using "d":(pct("cpu_tuned", 0)) with linespoints ls ls_cpu dt 2 pt 12 title 'CPU tuned, float (of triad)', \
