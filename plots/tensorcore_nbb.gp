@@ -6,7 +6,7 @@
 # the GPU is named from the files' '# gpu:' line, not from a directory).
 # Panels: one per fractal.  x: n = s^r (log); y: speedup_x (> 1 = faster than lambda).
 # Solid: the larger rho of the sweep (27, s = 3); dashed: the smaller (9).  candy (s = 4, in the
-# sweep since 38112f8, not yet run on a GPU): a fifth panel at rho = 16 when
+# sweep since 38112f8; measured with the others in results-ref/): a fifth panel at rho = 16 when
 # datadir/tensorcore_nbb_candy_sw.dat exists (not an input: the four panels render without it);
 # at rho = 4 no tensor-core map runs (a partial warp), so only rho = 16 is drawn.
 # table and redux keep the colours and points of tensorcore_mapcost.gp.
