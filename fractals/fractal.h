@@ -36,6 +36,7 @@
  *  launches (one map = grid + block + per-thread cell function):
  *   fractal_launch, fractal_launch_init(&L, f, r, rho, map, err, errsize)  (host)
  *   fractal_lambda_cell(L, bx, by, tx, ty, &x, &y) / fractal_bb_cell(...)  (HD)
+ *   fractal_block_cell(L, cx, cy, tx, ty, &x, &y)   the cell, given the block's lambda (cx, cy)
  *   fractal_launch_cell(L, bx, by, tx, ty, &x, &y)   dispatch on L->map
  *
  * Plain C (cc -std=gnu11) and CUDA: nothing here includes a CUDA header. */
@@ -436,14 +437,23 @@ static inline int fractal_launch_init(fractal_launch *L, const nbb_fractal *f, i
 
 /* Cell of thread (tx, ty) of block (bx, by) under lambda: block coordinates from eqs. 1-6,
  * local offset kept, filtered by membership of the offset at level rl (section 4). */
+/* The cell of local offset (tx, ty) in the block whose lambda is (cx, cy) (in blocks): the
+ * tail every lambda-type map shares, however it obtained lambda (here, fractals' shared-memory
+ * maps, the tensor-core maps). */
+static inline HD int fractal_block_cell(const fractal_launch *L, uint32_t cx, uint32_t cy, uint32_t tx, uint32_t ty,
+                                        uint32_t *x, uint32_t *y)
+{
+    *x = cx * L->rho + tx;
+    *y = cy * L->rho + ty;
+    return nbb_fast_member(&L->F, tx, ty, L->rl);
+}
+
 static inline HD int fractal_lambda_cell(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty,
                                          uint32_t *x, uint32_t *y)
 {
     uint32_t cx, cy;
     nbb_fast_lambda(&L->F, L->rb, bx, by, &cx, &cy);
-    *x = cx * L->rho + tx;
-    *y = cy * L->rho + ty;
-    return nbb_fast_member(&L->F, tx, ty, L->rl);
+    return fractal_block_cell(L, cx, cy, tx, ty, x, y);
 }
 
 /* Bounding box: (n/rho)^2 blocks, a membership test per thread (section 4). */

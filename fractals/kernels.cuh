@@ -104,9 +104,7 @@ struct lambda_map_t {
         }
         __syncthreads();
         const uint2 b = s_block;
-        *x = b.x * L.rho + threadIdx.x;
-        *y = b.y * L.rho + threadIdx.y;
-        return nbb_fast_member(&L.F, threadIdx.x, threadIdx.y, L.rl);
+        return fractal_block_cell(&L, b.x, b.y, threadIdx.x, threadIdx.y, x, y);
     }
 };
 
@@ -141,9 +139,7 @@ struct lambda_par_map {
         }
         __syncthreads();
         const uint2 b = s_block;
-        *x = b.x * L.rho + threadIdx.x;
-        *y = b.y * L.rho + threadIdx.y;
-        return nbb_fast_member(&L.F, threadIdx.x, threadIdx.y, L.rl);
+        return fractal_block_cell(&L, b.x, b.y, threadIdx.x, threadIdx.y, x, y);
     }
 };
 

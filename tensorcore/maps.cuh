@@ -41,16 +41,6 @@
 
 #define TC_FULL_MASK 0xFFFFFFFFu
 
-/* Cell of local offset (tx, ty) in the block whose coordinates (in blocks) are (bx, by):
- * the same tail as fractal_lambda_cell (fractals/fractal.h). */
-static __device__ __forceinline__ bool tc_cell(const fractal_launch &L, uint32_t bx, uint32_t by, uint32_t tx,
-                                               uint32_t ty, uint32_t *x, uint32_t *y)
-{
-    *x = bx * L.rho + tx;
-    *y = by * L.rho + ty;
-    return nbb_fast_member(&L.F, tx, ty, L.rl);
-}
-
 static __device__ __forceinline__ uint32_t tc_tid() { return threadIdx.y * blockDim.x + threadIdx.x; }
 
 /* The classic reference for a block-level map: lambda of this block, same local offset. */
@@ -108,7 +98,7 @@ struct tc_v1_map {
         __syncthreads();
         if (tid < 32) tc_wmma<false>(A, sB, NULL, sD); /* warp 0: the one MMA of the block */
         __syncthreads();
-        return tc_cell(L, (uint32_t)sD[0], (uint32_t)sD[1], threadIdx.x, threadIdx.y, x, y);
+        return fractal_block_cell(&L, (uint32_t)sD[0], (uint32_t)sD[1], threadIdx.x, threadIdx.y, x, y);
     }
     TC_REF_CELL_BLOCK
 };
@@ -164,7 +154,7 @@ struct tc_v2_map {
         uint32_t wx, wy, lx, ly;
         sub_block(&wx, &wy, &lx, &ly);
         uint32_t q = (wx & 1) + 2 * (wy & 1);
-        bool ok = tc_cell(L, (uint32_t)sD[2 * q], (uint32_t)sD[2 * q + 1], lx, ly, x, y);
+        bool ok = fractal_block_cell(&L, (uint32_t)sD[2 * q], (uint32_t)sD[2 * q + 1], lx, ly, x, y);
         return ok && wx < L.gx && wy < L.gy;
     }
     __device__ bool ref_cell(uint32_t *x, uint32_t *y) const
@@ -334,7 +324,7 @@ struct tc_mma_map {
     {
         uint32_t bx, by;
         tc_share<PER_WARP>([this](uint32_t *a, uint32_t *b) { warp_lambda(a, b); }, &bx, &by);
-        return tc_cell(L, bx, by, threadIdx.x, threadIdx.y, x, y);
+        return fractal_block_cell(&L, bx, by, threadIdx.x, threadIdx.y, x, y);
     }
     TC_REF_CELL_BLOCK
 };
@@ -396,7 +386,7 @@ struct tc_v2r_map {
         uint32_t wx, wy, lx, ly;
         sub_block(&wx, &wy, &lx, &ly);
         const uint2 b = s_l[(wx & 1) + 2 * (wy & 1)];
-        const bool ok = tc_cell(L, b.x, b.y, lx, ly, x, y);
+        const bool ok = fractal_block_cell(&L, b.x, b.y, lx, ly, x, y);
         return ok && wx < L.gx && wy < L.gy;
     }
     __device__ bool ref_cell(uint32_t *x, uint32_t *y) const
@@ -450,7 +440,7 @@ struct tc_redux_map {
     {
         uint32_t bx, by;
         tc_share<PER_WARP>([this](uint32_t *a, uint32_t *b) { warp_lambda(a, b); }, &bx, &by);
-        return tc_cell(L, bx, by, threadIdx.x, threadIdx.y, x, y);
+        return fractal_block_cell(&L, bx, by, threadIdx.x, threadIdx.y, x, y);
     }
     TC_REF_CELL_BLOCK
 };
@@ -473,7 +463,7 @@ struct tc_table_map {
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
         const uint2 b = __ldg(&tab[(size_t)blockIdx.y * L.gx + blockIdx.x]);
-        return tc_cell(L, b.x, b.y, threadIdx.x, threadIdx.y, x, y);
+        return fractal_block_cell(&L, b.x, b.y, threadIdx.x, threadIdx.y, x, y);
     }
     TC_REF_CELL_BLOCK
 };
