@@ -23,7 +23,9 @@
 #include "split.h"
 
 #define MAX_SIZES 16
-#define SAMPLE_BLOCKS 64 /* blocks per rank compared on the host (n > --full-max) */
+#define SAMPLE_BLOCKS 64         /* blocks per rank compared on the host (n > --full-max) */
+#define PART_CHUNK (1ull << 30)  /* blocks per launch */
+#define OMEGA_LIMIT (1ull << 32) /* lambda-exact (tri_rowcol32) numbers blocks w < 2^32 */
 enum { K_WRITE, K_EDM4D };
 
 /* write kernel: one block per omega of the rank's range, rho x rho threads (lambda-exact) */
@@ -77,13 +79,18 @@ typedef struct {
     uint32_t *out;   /* device part: (w1 - w0) rho^2 words */
 } part_run;
 
+/* The rank's blocks in launches of at most PART_CHUNK blocks (a 1D grid holds < 2^31); a
+ * rank with no blocks (more ranks than blocks) launches nothing. */
 static void part_launch(const part_run *r, cudaStream_t s)
 {
-    unsigned nb = (unsigned)(r->w1 - r->w0);
     dim3 block(r->rho, r->rho);
-    if (r->kernel == K_WRITE) k_part_write<<<nb, block, 0, s>>>(r->w0, r->rho, r->n, r->out);
-    else k_part_edm4d<<<nb, block, 0, s>>>(r->w0, r->rho, r->n, r->p, (float *)r->out);
-    CHECK_CUDA_RANK(cudaGetLastError());
+    for (uint64_t w = r->w0; w < r->w1; w += PART_CHUNK) {
+        unsigned nb = (unsigned)(r->w1 - w < PART_CHUNK ? r->w1 - w : PART_CHUNK);
+        size_t off = (size_t)(w - r->w0) * r->rho * r->rho;
+        if (r->kernel == K_WRITE) k_part_write<<<nb, block, 0, s>>>(w, r->rho, r->n, r->out + off);
+        else k_part_edm4d<<<nb, block, 0, s>>>(w, r->rho, r->n, r->p, (float *)r->out + off);
+        CHECK_CUDA_RANK(cudaGetLastError());
+    }
 }
 
 /* Verification of the rank's part after one poisoned run: the number of wrong words. */
@@ -154,10 +161,12 @@ int main(int argc, char **argv)
     uint32_t nv[MAX_SIZES];
     int ns = parse_sizes(sizes, nv);
     dist_agree(&d, ns < 1 ? 2 : 0, "--sizes=%s: want up to %d comma-separated integers in [2, 1048576]", sizes, MAX_SIZES);
+    /* more ranks than blocks is allowed: a rank with an empty range computes nothing, takes
+     * part in every collective and reports 0 blocks (the ranks_idle column) */
     for (int k = 0; k < ns; k++)
-        dist_agree(&d, s2_split_blocks(nv[k], rho) < (uint64_t)d.size ? 2 : 0,
-                   "n = %u at rho = %d has %llu block(s) for %d ranks: every rank needs at least one block", nv[k], rho,
-                   (unsigned long long)s2_split_blocks(nv[k], rho), d.size);
+        dist_agree(&d, s2_split_blocks(nv[k], rho) > OMEGA_LIMIT ? 2 : 0,
+                   "n = %u at rho = %d has %llu blocks: lambda-exact numbers at most 2^32 (use a larger --rho)", nv[k],
+                   rho, (unsigned long long)s2_split_blocks(nv[k], rho));
     dist_use_gpu(&d);
 
     char mine[DIST_DESC_LEN], gpus[2048];
@@ -171,8 +180,10 @@ int main(int argc, char **argv)
                                     argv, gpus, &co);
         datfile_open(&df, co.out, name, &meta);
         datfile_meta(&df, "map", "lambda-exact, one block per omega, 1D grid; rank r: omega in [r T/P, (r+1) T/P)");
-        datfile_columns(&df, "kernel n rho ranks blocks_total blocks_max part_gib_max total_ms total_min_ms total_max_ms "
-                             "rank_min_ms rank_max_ms balance_x gbs reps");
+        datfile_meta(&df, "rank_time", "rank_min_ms, rank_max_ms: fastest and slowest rank's own kernel time (median, CUDA "
+                                       "events) over the ranks with work; balance_x = rank_max_ms / rank_min_ms");
+        datfile_columns(&df, "kernel n rho ranks ranks_idle blocks_total blocks_min blocks_max part_gib_max total_ms "
+                             "total_min_ms total_max_ms rank_min_ms rank_max_ms balance_x gbs reps");
     }
     cudaStream_t st;
     CHECK_CUDA_RANK(cudaStreamCreate(&st));
@@ -189,7 +200,8 @@ int main(int argc, char **argv)
         uint64_t T = s2_split_blocks(n, rho);
         part_run r = {&d, 0, n, (uint32_t)rho, 0, 0, NULL, NULL};
         s2_split_range(T, d.size, d.rank, &r.w0, &r.w1);
-        size_t bytes = (size_t)(r.w1 - r.w0) * rho * rho * 4, free_b = 0, total_b = 0;
+        uint64_t nblk = r.w1 - r.w0;
+        size_t bytes = (size_t)nblk * rho * rho * 4, free_b = 0, total_b = 0;
         CHECK_CUDA_RANK(cudaMemGetInfo(&free_b, &total_b));
         int fits = bytes + sizeof(float4) * (size_t)n + ((size_t)512 << 20) <= free_b, all_fit = 0;
         CHECK_MPI(MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
@@ -203,7 +215,7 @@ int main(int argc, char **argv)
             continue;
         }
         CHECK_CUDA_RANK(cudaMalloc(&r.p, sizeof(float4) * n));
-        CHECK_CUDA_RANK(cudaMalloc(&r.out, bytes));
+        CHECK_CUDA_RANK(cudaMalloc(&r.out, bytes ? bytes : 16)); /* an idle rank's part is empty */
         CHECK_CUDA_RANK(cudaMemcpy(r.p, h_p, sizeof(float4) * n, cudaMemcpyHostToDevice));
         for (int kern = K_WRITE; kern <= K_EDM4D; kern++) {
             if (strcmp(kernel, "both") && strcmp(kernel, kern == K_WRITE ? "write" : "edm4d")) continue;
@@ -232,13 +244,18 @@ int main(int argc, char **argv)
             }
             bench_stats ts = bench_stats_of(tot, co.reps);
             double me = bench_stats_of(own, co.reps).median, lo = 0, hi = 0;
-            CHECK_MPI(MPI_Reduce(&me, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD));
-            CHECK_MPI(MPI_Reduce(&me, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD));
+            double me_lo = nblk ? me : 1e300, me_hi = nblk ? me : 0; /* idle ranks: not in the min/max */
+            CHECK_MPI(MPI_Reduce(&me_lo, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD));
+            CHECK_MPI(MPI_Reduce(&me_hi, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD));
+            unsigned long long bmine[2] = {nblk, ~nblk}, bext[2] = {0, 0}; /* max of blocks and of ~blocks */
+            CHECK_MPI(MPI_Reduce(bmine, bext, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD));
+            int idle = nblk == 0, nidle = 0;
+            CHECK_MPI(MPI_Reduce(&idle, &nidle, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
             if (d.rank == 0) {
                 uint64_t cells = kern == K_WRITE ? (uint64_t)n * (n + 1) / 2 : (uint64_t)n * (n - 1) / 2;
-                uint64_t bmax = (T + d.size - 1) / d.size; /* the ranges hold floor or ceil of T / P blocks */
-                datfile_row(&df, "%s %u %d %d %llu %llu %.3f %.4f %.4f %.4f %.4f %.4f %.4f %.1f %d", kname, n, rho, d.size,
-                            (unsigned long long)T, (unsigned long long)bmax, bmax * rho * rho * 4.0 / 1073741824.0,
+                unsigned long long bmax = bext[0], bmin = ~bext[1];
+                datfile_row(&df, "%s %u %d %d %d %llu %llu %llu %.3f %.4f %.4f %.4f %.4f %.4f %.4f %.1f %d", kname, n, rho,
+                            d.size, nidle, (unsigned long long)T, bmin, bmax, bmax * rho * rho * 4.0 / 1073741824.0,
                             ts.median, ts.min, ts.max, lo, hi, hi / lo, cells * 4.0 / (ts.median * 1e6), co.reps);
                 bench_warn_spread(kname, ts);
                 fprintf(stderr, "%s n = %u on %d rank(s): %.3f ms (ranks %.3f .. %.3f ms, balance %.3f)\n", kname, n,
