@@ -4,7 +4,9 @@
 #   make quick        make run QUICK=1: small sweeps into <dir>/results-quick/
 #   make plots        render plots/<dir>_*.gp into plots/out/ (DATA=ref: committed data,
 #                     DATA=quick: results-quick/; TERM=png for PNG; DIRS= to restrict)
-#   make test         build, then run tests/ (GPU tests SKIP without a GPU)
+#   make test         build, then run tests/ (GPU tests SKIP without a GPU; includes check-claims)
+#   make check-claims every measured number of the READMEs against results-ref/, and its provenance
+#   make readme-tables rewrite the READMEs' generated tables from results-ref/
 #   make sanitize     compute-sanitizer memcheck + racecheck over every QUICK run, memcheck over GPU tests
 #   make clean        remove binaries, QUICK data and sanitizer output (results/ is kept)
 
@@ -19,7 +21,7 @@ DATA ?=
 # shell's terminal type and is ignored, TERM=... on the command line must be pdf or png
 TERM_PLOT := $(if $(filter command line,$(origin TERM)),$(TERM),pdf)
 
-.PHONY: all run quick plots test sanitize clean help common $(SUBDIRS)
+.PHONY: all run quick plots test check-claims readme-tables sanitize clean help common $(SUBDIRS)
 
 all: common $(SUBDIRS)
 
@@ -43,6 +45,14 @@ plots:
 test: all
 	$(MAKE) -C tests run
 
+# host only, no build: tests/claims/check.sh (syntax in common/README.md); make test runs it
+# too, through tests/cli/test_claims.sh
+check-claims:
+	@tests/claims/check.sh
+
+readme-tables:
+	@tests/claims/check.sh --tables
+
 sanitize: all
 	@for d in common $(SUBDIRS); do $(MAKE) -C $$d sanitize || exit 1; done
 	$(MAKE) -C tests sanitize
@@ -52,5 +62,5 @@ clean:
 	rm -rf plots/out
 
 help:
-	@sed -n '2,9p' Makefile | sed 's/^# //'
+	@sed -n '2,11p' Makefile | sed 's/^# //'
 	@echo "paper directories present: $(DIRS)"

@@ -1,0 +1,545 @@
+# tests/claims/claims.awk -- the README claims checker: every measured number a README
+# cites is recomputed from the committed data file it names.  The syntax is described in
+# common/README.md ("How to cite a measured number"); tests/claims/check.sh runs this script
+# (POSIX awk: mawk and gawk) over the READMEs and checks the data files' provenance.
+#
+#   awk -f claims.awk -v mode=check|write|list -v pending=FILE [-v base=DIR] README...
+#
+# mode=check  every <!-- claim: ... --> and every generated table is recomputed; a mismatch
+#             prints README:line, the claimed and the recomputed value and the source, and
+#             the exit status is 1.  <!-- unsupported: ID --> markers fail unless the pending
+#             list names README and ID (then they are printed as warnings).
+# mode=write  the same, and each README whose generated tables are out of date is written
+#             again as README.tables.tmp (check.sh renames it): make readme-tables.
+# mode=list   also print every number that looks measured (a decimal, or followed by %, x,
+#             ms, GB/s ...) and carries no annotation.
+# base=DIR    resolve data files against DIR instead of the README's directory (tests).
+
+BEGIN {
+    if (mode == "") mode = "check"
+    nfail = 0; nwarn = 0
+    if (pending != "") read_pending(pending)
+}
+
+# ---------------------------------------------------------------- pending list
+function read_pending(path,   line, f, n) {
+    while ((getline line < path) > 0) {
+        sub(/#.*/, "", line)
+        n = split(line, f, " ")
+        if (n < 2) continue
+        PENDING[f[1], f[2]] = 1
+        PENDING_USED[f[1], f[2]] = 0
+        PENDING_KEYS[++npend] = f[1] SUBSEP f[2]
+    }
+    close(path)
+}
+
+# ---------------------------------------------------------------- reporting
+# RF, RL: the README and its line being read
+function fail(msg) { failat(RL, msg) }
+function failat(ln, msg) { print RF ":" ln ": " msg; nfail++; R_FAIL[RF]++ }
+function warn(msg) { print RF ":" RL ": warning: " msg; nwarn++ }
+function trim(s) { sub(/^[ \t\r\n]+/, "", s); sub(/[ \t\r\n]+$/, "", s); return s }
+function isnum(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
+function dirname(p) { if (p !~ /\//) return "."; sub(/\/[^\/]*$/, "", p); return p }
+
+# ---------------------------------------------------------------- data files
+# load(path): 1 when the file holds a header row, 0 otherwise (missing, empty).  Rows are
+# the lines after the first bare (not '#') line, split on white space.
+function load(path,   line, n, fld, i, nr, h, rc) {
+    if (path in LOADED) return LOADED[path]
+    nr = 0; h = 0
+    while ((rc = (getline line < path)) > 0) {
+        if (line ~ /^#/ || line ~ /^[ \t\r]*$/) continue
+        n = split(line, fld, " ")
+        if (!h) { for (i = 1; i <= n; i++) COL[path, fld[i]] = i; NCOL[path] = n; h = 1; continue }
+        nr++
+        for (i = 1; i <= n; i++) D[path, nr, i] = fld[i]
+    }
+    if (rc >= 0) close(path)
+    NROW[path] = nr
+    LOADED[path] = h
+    return h
+}
+
+# the file a claim names: relative to the README's directory (or base), then to its
+# results-ref/ (so that "simplex2d_tab_rho.dat" works inside simplex2d/README.md)
+function resolve(f,   d, p) {
+    d = (base != "") ? base : dirname(RF)
+    if (f ~ /^\//) return f
+    p = (d == ".") ? f : d "/" f
+    if (load(p)) return p
+    d = (d == ".") ? "results-ref/" : d "/results-ref/"
+    if (load(d f)) return d f
+    return p
+}
+
+# ---------------------------------------------------------------- column expressions
+# A column, or an arithmetic expression of columns of one row without spaces:
+# (max_ms-min_ms)/median_ms, gbs/1000.  ERR is set on a fault.
+function ce_tok(s,   c) {
+    CEN = 0
+    while (s != "") {
+        if (match(s, /^[A-Za-z_][A-Za-z0-9_]*/) || match(s, /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?/)) {
+            CET[++CEN] = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1); continue
+        }
+        c = substr(s, 1, 1)
+        if (index("+-*/()", c)) { CET[++CEN] = c; s = substr(s, 2); continue }
+        ERR = "bad character '" c "' in column expression"; return
+    }
+}
+function ce_value(expr, path, row,   v) {
+    ce_tok(expr); if (ERR != "") return 0
+    CEP = 1; v = ce_sum(path, row)
+    if (ERR == "" && CEP <= CEN) ERR = "unexpected '" CET[CEP] "' in column expression '" expr "'"
+    return v
+}
+function ce_sum(path, row,   v, w, op) {
+    v = ce_prod(path, row)
+    while (ERR == "" && CEP <= CEN && (CET[CEP] == "+" || CET[CEP] == "-")) {
+        op = CET[CEP++]; w = ce_prod(path, row)
+        v = (op == "+") ? v + w : v - w
+    }
+    return v
+}
+function ce_prod(path, row,   v, w, op) {
+    v = ce_unary(path, row)
+    while (ERR == "" && CEP <= CEN && (CET[CEP] == "*" || CET[CEP] == "/")) {
+        op = CET[CEP++]; w = ce_unary(path, row)
+        if (op == "*") v = v * w
+        else if (w == 0) { ERR = "division by zero in column expression"; return 0 }
+        else v = v / w
+    }
+    return v
+}
+function ce_unary(path, row,   t, v, c) {
+    if (CEP > CEN) { ERR = "column expression ends too early"; return 0 }
+    t = CET[CEP++]
+    if (t == "-") return -ce_unary(path, row)
+    if (t == "(") {
+        v = ce_sum(path, row)
+        if (ERR == "" && CET[CEP] != ")") { ERR = "missing ')' in column expression"; return 0 }
+        CEP++; return v
+    }
+    if (isnum(t)) return t + 0
+    if (!((path, t) in COL)) { ERR = "no column '" t "' in " path; return 0 }
+    c = D[path, row, COL[path, t]]
+    if (!isnum(c)) { ERR = "column '" t "' of the selected row of " path " is '" c "', not a number"; return 0 }
+    return c + 0
+}
+
+# ---------------------------------------------------------------- claim expressions
+#   [<=|>=] [value|range|min|max] FILE COLUMN COND... [/|- [FILE] [COLUMN] COND...]
+#   [by COL,COL] [abs] [pct|pctdiff] [%FMT] [?FALLBACK]
+# COND: key=v1,v2  key!=v1,v2  key<v  key<=v  key>v  key>=v  (numbers compare as numbers).
+# The second term inherits the first one's file, column and conditions, its own conditions
+# replacing those on the same keys; with 'by', each row of the first term is paired with the
+# row of the second that has the same values in those columns.
+function x_reset() {
+    X_cmp = "="; X_agg = ""; X_nt = 1; X_op = ""; X_by = ""; X_abs = 0; X_post = ""
+    X_fmt = ""; X_fb = ""; X_hasfb = 0
+    TF[1] = ""; TC[1] = ""; TN[1] = 0; TF[2] = ""; TC[2] = ""; TN[2] = 0
+}
+function x_cond(t, w,   k, o, v) {
+    if (!match(w, /(!=|<=|>=|=|<|>)/)) return 0
+    k = substr(w, 1, RSTART - 1); o = substr(w, RSTART, RLENGTH); v = substr(w, RSTART + RLENGTH)
+    if (k == "" || v == "") { ERR = "bad condition '" w "'"; return 1 }
+    TN[t]++; TK[t, TN[t]] = k; TO[t, TN[t]] = o; TV[t, TN[t]] = v
+    return 1
+}
+# parse the words of s (after 'claim:' or inside a table cell's braces); ERR on a fault
+function x_parse(s, deffile,   w, n, i, t, started) {
+    x_reset(); ERR = ""
+    n = split(trim(s), w, /[ \t\r\n]+/)
+    t = 1; started = 0
+    for (i = 1; i <= n; i++) {
+        if (X_hasfb) { X_fb = X_fb " " w[i]; continue }
+        if (!started && (w[i] == "<=" || w[i] == ">=")) { X_cmp = w[i]; continue }
+        if (!started && (w[i] == "value" || w[i] == "range" || w[i] == "min" || w[i] == "max")) { X_agg = w[i]; started = 1; continue }
+        started = 1
+        if (w[i] == "/" || w[i] == "-") {
+            if (t == 2) { ERR = "only one '/' or '-' between two terms"; return }
+            X_op = w[i]; X_nt = 2; t = 2; continue
+        }
+        if (w[i] == "by") { if (++i > n) { ERR = "'by' needs a list of columns"; return }; X_by = w[i]; continue }
+        if (w[i] == "abs") { X_abs = 1; continue }
+        if (w[i] == "pct" || w[i] == "pctdiff") { X_post = w[i]; continue }
+        if (w[i] ~ /^%/) { X_fmt = w[i]; continue }
+        if (w[i] ~ /^\?/) { X_hasfb = 1; X_fb = substr(w[i], 2); continue }
+        if (w[i] ~ /\.(dat|txt|csv)$/) { TF[t] = w[i]; continue }
+        if (x_cond(t, w[i])) { if (ERR != "") return; continue }
+        if (TC[t] != "") { ERR = "two columns in one term ('" TC[t] "', '" w[i] "'); conditions are key=value"; return }
+        TC[t] = w[i]
+    }
+    if (X_agg == "") X_agg = "value"
+    if (TF[1] == "") TF[1] = deffile
+    if (TF[1] == "") { ERR = "no data file named"; return }
+    if (TC[1] == "") { ERR = "no column named"; return }
+    if (X_nt == 2) {
+        if (TF[2] == "") TF[2] = TF[1]
+        if (TC[2] == "") TC[2] = TC[1]
+    }
+    X_fb = trim(X_fb)
+}
+# rows of term t matching its conditions (and, for the second term, those of the first it
+# does not replace); with pr > 0, also equal to row pr of file pp in the 'by' columns
+function x_match(t, path, row, pp, pr,   i, j, k, c, nb, b, over) {
+    for (i = 1; i <= TN[t]; i++) if (!x_one(path, row, TK[t, i], TO[t, i], TV[t, i])) return 0
+    if (t == 2)
+        for (i = 1; i <= TN[1]; i++) {
+            over = 0
+            for (j = 1; j <= TN[2]; j++) if (TK[2, j] == TK[1, i]) over = 1
+            if (!over && !x_one(path, row, TK[1, i], TO[1, i], TV[1, i])) return 0
+        }
+    if (pr > 0 && X_by != "") {
+        nb = split(X_by, b, ",")
+        for (k = 1; k <= nb; k++) {
+            if (!((path, b[k]) in COL)) { ERR = "no column '" b[k] "' in " path; return 0 }
+            if (!((pp, b[k]) in COL)) { ERR = "no column '" b[k] "' in " pp; return 0 }
+            c = D[path, row, COL[path, b[k]]]
+            if (!x_eq(c, D[pp, pr, COL[pp, b[k]]])) return 0
+        }
+    }
+    return 1
+}
+function x_eq(a, b) { return (isnum(a) && isnum(b)) ? (a + 0 == b + 0) : (a == b) }
+function x_one(path, row, k, o, v,   c, n, l, i, hit) {
+    if (!((path, k) in COL)) { ERR = "no column '" k "' in " path; return 0 }
+    c = D[path, row, COL[path, k]]
+    if (o == "=" || o == "!=") {
+        n = split(v, l, ","); hit = 0
+        for (i = 1; i <= n; i++) if (x_eq(c, l[i])) hit = 1
+        return (o == "=") ? hit : !hit
+    }
+    if (!isnum(c) || !isnum(v)) return 0
+    if (o == "<") return c + 0 < v + 0
+    if (o == "<=") return c + 0 <= v + 0
+    if (o == ">") return c + 0 > v + 0
+    return c + 0 >= v + 0
+}
+# evaluate the parsed expression with the extra conditions of a table row (XTRA_N,
+# XTRA_K[], XTRA_V[] added to the first term); sets X_lo, X_hi, X_rows (0: no row)
+function x_eval(   p1, p2, r, r2, n2, hit, v, w, i) {
+    X_rows = 0
+    p1 = resolve(TF[1])
+    if (!load(p1)) { ERR = "no data file " p1; return }
+    for (i = 1; i <= XTRA_N; i++) { TN[1]++; TK[1, TN[1]] = XTRA_K[i]; TO[1, TN[1]] = "="; TV[1, TN[1]] = XTRA_V[i] }
+    if (X_nt == 2) { p2 = resolve(TF[2]); if (!load(p2)) { ERR = "no data file " p2; return } }
+    for (r = 1; r <= NROW[p1]; r++) {
+        if (!x_match(1, p1, r, "", 0)) { if (ERR != "") return; continue }
+        v = ce_value(TC[1], p1, r); if (ERR != "") return
+        if (X_nt == 2) {
+            n2 = 0
+            for (r2 = 1; r2 <= NROW[p2]; r2++) {
+                if (x_match(2, p2, r2, p1, r)) { n2++; hit = r2 }
+                if (ERR != "") return
+            }
+            if (n2 != 1) {
+                ERR = "the second term selects " n2 " rows of " p2 " for row " r " of " p1 \
+                      (n2 > 1 ? " (pair the rows with 'by COL,...')" : ""); return
+            }
+            w = ce_value(TC[2], p2, hit); if (ERR != "") return
+            if (X_op == "/") { if (w == 0) { ERR = "division by zero"; return }; v = v / w }
+            else v = v - w
+        }
+        if (X_abs && v < 0) v = -v
+        if (X_post == "pct") v = 100 * v
+        else if (X_post == "pctdiff") v = 100 * (v - 1)
+        if (X_rows == 0 || v < X_lo) X_lo = v
+        if (X_rows == 0 || v > X_hi) X_hi = v
+        X_rows++; X_last = v
+    }
+    if (X_rows == 0) return
+    if (X_agg == "value") {
+        if (X_rows != 1) { ERR = "selects " X_rows " rows of " p1 " (one is needed: add conditions, or use range/min/max)"; return }
+    } else if (X_agg == "min") X_hi = X_lo
+    else if (X_agg == "max") X_lo = X_hi
+}
+
+# ---------------------------------------------------------------- the number before a claim
+# The last number of the text before the comment, or a range "a–b", "a-b", "a..b",
+# "a…b", "a to b".  Sets CL_n (0: none, 1, 2), CL_s1/2 (as written), CL_v1/2, CL_d1/2.
+function decimals(s) { return (s ~ /\./) ? length(s) - index(s, ".") : 0 }
+function claimed(seg,   s, off, p, l, pre, q, sign) {
+    CL_n = 0; s = seg; off = 0; p = 0
+    while (match(s, /[0-9]+(\.[0-9]+)?/)) { p = off + RSTART; l = RLENGTH; off += RSTART + RLENGTH - 1; s = substr(s, RSTART + RLENGTH) }
+    if (!p) return
+    CL_s2 = substr(seg, p, l); pre = substr(seg, 1, p - 1)
+    if (match(pre, /[0-9]+(\.[0-9]+)?[ ]*(–|-|\.\.|…|to)[ ]*$/)) {
+        q = substr(pre, RSTART); match(q, /[0-9]+(\.[0-9]+)?/)
+        CL_s1 = substr(q, RSTART, RLENGTH)
+        CL_n = 2; CL_v1 = CL_s1 + 0; CL_v2 = CL_s2 + 0; CL_d1 = decimals(CL_s1); CL_d2 = decimals(CL_s2)
+        return
+    }
+    sign = 1
+    if (pre ~ /(^|[ (\[])(-|−)$/) sign = -1
+    CL_n = 1; CL_s1 = (sign < 0 ? "-" : "") CL_s2; CL_v1 = sign * CL_s2; CL_d1 = decimals(CL_s2)
+    CL_v2 = CL_v1; CL_d2 = CL_d1; CL_s2 = CL_s1
+}
+function agrees(c, d, v, cmp,   tol) {
+    tol = 0.5 * 10 ^ (-d) * (1 + 1e-9) + 1e-12
+    if (cmp == "<=") return v <= c + tol
+    if (cmp == ">=") return v >= c - tol
+    return v >= c - tol && v <= c + tol
+}
+function fmtd(v, d) { return sprintf("%." d "f", v) }
+
+function do_claim(spec, seg,   lo_ok, hi_ok, got, src) {
+    R_CLAIMS[RF]++
+    claimed(seg)
+    if (CL_n == 0) { fail("claim with no number before it: <!-- claim: " spec " -->"); return }
+    R_NUMS[RF] += CL_n
+    XTRA_N = 0
+    x_parse(spec, "")
+    if (ERR == "") x_eval()
+    src = trim(spec)
+    if (ERR != "") { fail("claimed " claim_text() ": " ERR " (claim: " src ")"); return }
+    if (X_rows == 0) { fail("claimed " claim_text() ": no row of the data matches (claim: " src ")"); return }
+    if (X_fmt != "" || X_hasfb) { fail("a format or ?fallback belongs in a table, not in a claim (claim: " src ")"); return }
+    if (CL_n == 2 && X_agg == "value") { fail("claimed the range " claim_text() " from one value: use range (claim: " src ")"); return }
+    if (CL_n == 2) {
+        lo_ok = agrees(CL_v1, CL_d1, X_lo, X_cmp); hi_ok = agrees(CL_v2, CL_d2, X_hi, X_cmp)
+        got = fmtd(X_lo, CL_d1) "–" fmtd(X_hi, CL_d2) " (" sprintf("%.6g", X_lo) "–" sprintf("%.6g", X_hi) ")"
+    } else if (X_cmp == "<=") {
+        lo_ok = hi_ok = agrees(CL_v1, CL_d1, X_hi, X_cmp)
+        got = fmtd(X_hi, CL_d1) " (" sprintf("%.6g", X_hi) ")"
+    } else if (X_cmp == ">=") {
+        lo_ok = hi_ok = agrees(CL_v1, CL_d1, X_lo, X_cmp)
+        got = fmtd(X_lo, CL_d1) " (" sprintf("%.6g", X_lo) ")"
+    } else {
+        lo_ok = agrees(CL_v1, CL_d1, X_lo, "="); hi_ok = agrees(CL_v1, CL_d1, X_hi, "=")
+        got = (X_lo == X_hi) ? fmtd(X_lo, CL_d1) " (" sprintf("%.6g", X_lo) ")" \
+                             : fmtd(X_lo, CL_d1) "–" fmtd(X_hi, CL_d1) " (" sprintf("%.6g", X_lo) "–" sprintf("%.6g", X_hi) ")"
+    }
+    if (!(lo_ok && hi_ok))
+        fail("claimed " (X_cmp == "=" ? "" : X_cmp " ") claim_text() ", recomputed " got " from " resolve(TF[1]) ": " src)
+}
+function claim_text() { return (CL_n == 2) ? CL_s1 "–" CL_s2 : CL_s1 }
+
+# ---------------------------------------------------------------- counting what is left
+# numbers in a stretch of README text that no claim covers; code spans and link targets
+# are not prose
+function strip_code(s) {
+    gsub(/`[^`]*`/, " ", s)
+    gsub(/\]\([^)]*\)/, "]", s)
+    return s
+}
+function count_prose(s, kind,   t, pre, tok, post, meas) {
+    s = strip_code(s)
+    while (match(s, /[0-9]+(\.[0-9]+)?/)) {
+        pre = substr(s, 1, RSTART - 1); tok = substr(s, RSTART, RLENGTH); post = substr(s, RSTART + RLENGTH)
+        s = post
+        if (pre ~ /[A-Za-z_0-9.^]$/) continue          # H100, sm_90, fig3, 2^15's exponent
+        if (kind == "paper") { R_PAPER[RF]++; continue }
+        if (kind == "unsupported") { R_UNSUP[RF]++; continue }
+        R_PROSE[RF]++
+        meas = (tok ~ /\./ || post ~ /^ ?(%|×|x[^A-Za-z0-9]|x$|ms|ns|µs|us|GB\/s|TB\/s|s[^A-Za-z0-9])/)
+        if (meas) {
+            R_MEAS[RF]++
+            if (mode == "list") print RF ":" RL ": unannotated " tok substr(post, 1, 6)
+        }
+    }
+}
+
+# ---------------------------------------------------------------- markers
+function do_unsupported(id, seg, block) {
+    R_MARK[RF]++
+    if (id == "") { fail("'unsupported' needs an id: <!-- unsupported: ID -->"); return }
+    if ((RF, id) in PENDING) {
+        PENDING_USED[RF, id]++
+        R_PEND[RF]++
+        warn("unsupported claim '" id "' (pending: no committed data yet; commit the evidence and cite it, or delete the claim)")
+    } else
+        fail("unsupported claim '" id "': no committed data holds it; commit the evidence and cite it with <!-- claim: -->, or delete the claim")
+}
+
+# one inline comment and the text before it (since the previous comment on the line)
+function do_comment(body, seg,   b) {
+    b = trim(body)
+    if (b ~ /^claim:/) {
+        sub(/^claim:/, "", b)
+        claimed(seg)
+        # the claimed number (or range) is covered; the rest of the segment is prose
+        do_claim(b, seg)
+        count_prose(claim_rest(seg), "")
+    } else if (b == "paper" || b ~ /^paper[ :]/) count_prose(seg, "paper")
+    else if (b ~ /^unsupported:/) {
+        sub(/^unsupported:[ ]*/, "", b); count_prose(seg, "unsupported"); do_unsupported(b, seg)
+    } else if (b ~ /^begin unsupported:/) {
+        count_prose(seg, "")
+        sub(/^begin unsupported:[ ]*/, "", b)
+        if (U_OPEN != "") fail("'begin unsupported' inside another one (opened at line " U_LINE ")")
+        U_OPEN = b; U_LINE = FNR; do_unsupported(b, seg)
+    } else if (b ~ /^end unsupported/) {
+        count_prose(seg, U_OPEN != "" ? "unsupported" : "")
+        if (U_OPEN == "") fail("'end unsupported' without 'begin unsupported'")
+        U_OPEN = ""
+    } else if (b ~ /^(table:|end table)/) {
+        count_prose(seg, "")
+        fail("'" b "' must start a line")
+    } else count_prose(seg, U_OPEN != "" ? "unsupported" : "")
+}
+# the segment without its last number (or range): what a claim does not cover
+function claim_rest(seg,   s, off, p) {
+    s = seg; off = 0; p = 0
+    while (match(s, /[0-9]+(\.[0-9]+)?/)) { p = off + RSTART; off += RSTART + RLENGTH - 1; s = substr(s, RSTART + RLENGTH) }
+    if (!p) return seg
+    s = substr(seg, 1, p - 1)
+    if (CL_n == 2) sub(/[0-9]+(\.[0-9]+)?[ ]*(–|-|\.\.|…|to)[ ]*$/, "", s)
+    return s
+}
+
+# ---------------------------------------------------------------- generated tables
+#   <!-- table: FILE
+#   | header | ... |             literal lines (may hold {EXPR})
+#   |---|---|
+#   for key=v1,v2 key2=w1,w2     the following lines once per combination (first key slowest)
+#   | {key}, {key2} | {COLUMN COND... %.2f} | {COLUMN / COND... %.2f ?—} |
+#   -->
+#   ... generated lines ...
+#   <!-- end table -->
+function t_begin(first) {
+    T_ON = 1; T_LINE = FNR; T_N = 0
+    T_FILE = trim(substr(first, index(first, "table:") + 6))
+    if (T_FILE ~ /-->$/) { fail("a table template needs its lines before '-->'"); T_ON = 0 }
+}
+function t_generate(   i, j, k, nl, lines, nv, nk, key, vals, cnt, idx, out, ng, done, carry) {
+    ng = 0; XTRA_N = 0
+    i = 1
+    while (i <= T_N) {
+        if (T_L[i] !~ /^for[ \t]/) { G[++ng] = t_fill(T_L[i], 0); i++; continue }
+        # a loop: keys and their value lists
+        nk = split(trim(substr(T_L[i], 4)), key, /[ \t]+/)
+        for (k = 1; k <= nk; k++) {
+            if (!match(key[k], /=/)) { failat(T_LINE, "table template: bad loop '" key[k] "' (key=v1,v2,...)"); return 0 }
+            LV_K[k] = substr(key[k], 1, RSTART - 1)
+            cnt[k] = split(substr(key[k], RSTART + 1), vals, ",")
+            for (j = 1; j <= cnt[k]; j++) LV[k, j] = vals[j]
+            idx[k] = 1
+        }
+        nl = 0
+        for (j = i + 1; j <= T_N && T_L[j] !~ /^for[ \t]/; j++) lines[++nl] = T_L[j]
+        i = j
+        done = 0
+        while (!done) {
+            XTRA_N = nk
+            for (k = 1; k <= nk; k++) { XTRA_K[k] = LV_K[k]; XTRA_V[k] = LV[k, idx[k]] }
+            for (j = 1; j <= nl; j++) G[++ng] = t_fill(lines[j], nk)
+            # next combination, last key fastest
+            carry = 1
+            for (k = nk; k >= 1 && carry; k--) { idx[k]++; if (idx[k] > cnt[k]) idx[k] = 1; else carry = 0 }
+            if (carry) done = 1
+        }
+    }
+    XTRA_N = 0
+    return ng
+}
+# one template line: {KEY} -> the loop value, {EXPR} -> the formatted value
+function t_fill(s, nk,   out, e, k, v, j, fmt) {
+    out = ""
+    while ((j = index(s, "{")) > 0) {
+        out = out substr(s, 1, j - 1); s = substr(s, j + 1)
+        if ((j = index(s, "}")) == 0) { failat(T_LINE, "table template: '{' without '}'"); return out s }
+        e = trim(substr(s, 1, j - 1)); s = substr(s, j + 1)
+        v = ""
+        for (k = 1; k <= nk; k++) if (e == XTRA_K[k]) v = XTRA_V[k]
+        if (v == "") {
+            x_parse(e, T_FILE)
+            if (ERR == "") x_eval()
+            R_NUMS[RF]++; R_CELLS[RF]++
+            if (ERR != "") { failat(T_LINE, "table: {" e "}: " ERR); v = "?" }
+            else if (X_rows == 0) {
+                if (X_hasfb) { v = X_fb; R_NUMS[RF]--; R_CELLS[RF]-- }
+                else { failat(T_LINE, "table: {" e "}: no row of the data matches"); v = "?" }
+            } else {
+                fmt = (X_fmt != "") ? X_fmt : "%.2f"
+                v = (X_agg == "range" && X_lo != X_hi) ? sprintf(fmt, X_lo) "–" sprintf(fmt, X_hi) : sprintf(fmt, X_lo)
+            }
+        }
+        out = out v
+    }
+    return out s
+}
+function t_compare(   i, ng, f0, diff, stale) {
+    f0 = nfail
+    ng = t_generate()
+    stale = (ng != T_BN); diff = 0
+    for (i = 1; i <= ng && i <= T_BN; i++) if (G[i] != T_B[i]) { diff = i; stale = 1; break }
+    if (stale && !diff) diff = (ng < T_BN ? ng : T_BN) + 1
+    if (mode == "write") {
+        if (nfail > f0) for (i = 1; i <= T_BN; i++) emit(T_B[i])     # keep the old lines on an error
+        else {
+            for (i = 1; i <= ng; i++) emit(G[i])
+            if (stale) print RF ":" T_LINE ": table regenerated from the data"
+        }
+    } else if (stale && nfail == f0)
+        failat(T_LINE, "generated table out of date (make readme-tables): " \
+               (diff <= T_BN ? "README has '" T_B[diff] "'" : "README lacks a line") ", the data give '" \
+               (diff <= ng ? G[diff] : "(no line)") "'")
+}
+
+# ---------------------------------------------------------------- the README, line by line
+function emit(s) { if (mode == "write") print s > (RF ".tables.tmp") }
+function readme_end() {
+    if (T_ON == 1) failat(T_LINE, "table template has no '-->'")
+    if (T_ON == 2) failat(T_LINE, "table has no '<!-- end table -->'")
+    if (U_OPEN != "") failat(U_LINE, "'begin unsupported: " U_OPEN "' has no 'end unsupported'")
+    if (mode == "write") close(RF ".tables.tmp")
+    T_ON = 0; U_OPEN = ""; FENCE = 0
+}
+FNR == 1 {
+    if (nfiles) readme_end()
+    RF = FILENAME; FILES[++nfiles] = RF
+    R_NUMS[RF] += 0
+}
+{
+    RL = FNR
+    line = $0
+    if (T_ON == 1) {                      # inside a table template
+        emit(line)
+        if (index(line, "-->")) {
+            sub(/[ \t]*-->.*$/, "", line)
+            if (trim(line) != "") T_L[++T_N] = line
+            T_ON = 2; T_BN = 0
+        } else T_L[++T_N] = line
+        next
+    }
+    if (T_ON == 2) {                      # the generated lines, up to <!-- end table -->
+        if (line ~ /^[ \t]*<!--[ \t]*end table[ \t]*-->/) { t_compare(); T_ON = 0; emit(line); next }
+        T_B[++T_BN] = line
+        next
+    }
+    emit(line)
+    if (line ~ /^[ \t]*(```|~~~)/) { FENCE = !FENCE; next }
+    if (FENCE) next
+    if (line ~ /^[ \t]*<!--[ \t]*table:/) {
+        if (index(line, "-->")) { fail("a table template needs its lines before '-->'"); next }
+        t_begin(line); next
+    }
+    if (line ~ /^[ \t]*<!--[ \t]*end table/) { fail("'end table' without a table template"); next }
+    rest = line
+    gsub(/`[^`]*`/, " ", rest)            # inline code: neither claims nor prose
+    while ((i = index(rest, "<!--")) > 0) {
+        seg = substr(rest, 1, i - 1); after = substr(rest, i + 4)
+        j = index(after, "-->")
+        if (!j) { fail("comment not closed on its line (only table templates span lines)"); rest = ""; break }
+        do_comment(substr(after, 1, j - 1), seg)
+        rest = substr(after, j + 3)
+    }
+    count_prose(rest, U_OPEN != "" ? "unsupported" : "")
+}
+END {
+    if (nfiles) readme_end()
+    for (k = 1; k <= npend; k++)
+        if (!PENDING_USED[PENDING_KEYS[k]]) {
+            split(PENDING_KEYS[k], pk, SUBSEP)
+            print pending ": warning: '" pk[1] " " pk[2] "' is listed but no README marks it: remove the line"
+            nwarn++
+        }
+    for (k = 1; k <= nfiles; k++) {
+        f = FILES[k]
+        printf "claims: %s: %d numbers checked (%d claims, %d table cells), %d failed; %d numbers under %d unsupported markers; %d paper values; %d numbers not annotated (%d look measured)\n", \
+            f, R_NUMS[f], R_CLAIMS[f], R_CELLS[f], R_FAIL[f], R_UNSUP[f], R_MARK[f], R_PAPER[f], R_PROSE[f], R_MEAS[f]
+    }
+    exit nfail ? 1 : 0
+}

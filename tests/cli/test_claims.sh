@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# The README claims checker (tests/claims/check.sh; syntax in common/README.md, "How to cite a
+# measured number"), no GPU needed:
+#   1. the repository passes: every annotated number of every README matches its data file,
+#      every generated table is up to date, every results-ref file has a known, clean '# git:'
+#      revision and a '# gpu:' line (or is on tests/claims/remeasure.txt);
+#   2. mutation: the first claim of each README, copied alone into a scratch README against the
+#      same data, passes; with one digit of its number changed it fails with
+#      'README:line: claimed X, recomputed Y ...';
+#   3. the forms on a small data file: value, ratio, range, min/max, percentages, bounds,
+#      generated tables (stale -> fail, make readme-tables -> pass), unsupported markers
+#      (fail, or warn when pending), malformed claims;
+#   4. provenance on a scratch git repository: dirty, edited, unknown and missing revisions,
+#      no gpu line, derived files, the re-measure list.
+set -u
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+chk=$top/tests/claims/check.sh
+tmp=$cli_tmp
+
+# ---- 1. the repository as committed passes
+out=$(sh "$chk" 2>&1); rc=$?
+printf '%s\n' "$out" | grep -v '^claims: .* 0 failed' | head -n 60
+printf '%s\n' "$out" | grep '^claims: ' | sed 's/^/  /'
+[ $rc -eq 0 ] || cli_fail "tests/claims/check.sh fails on the repository (exit $rc)"
+
+# ---- 2. mutation of a real claim in each README
+# mutate LINE: the line with the last digit before its first '<!-- claim:' changed (+5 mod 10)
+mutate() {
+  awk '{ i = index($0, "<!-- claim:"); pre = substr($0, 1, i - 1); post = substr($0, i)
+         for (k = length(pre); k > 0; k--) if (substr(pre, k, 1) ~ /[0-9]/) break
+         d = (substr(pre, k, 1) + 5) % 10
+         print substr(pre, 1, k - 1) d substr(pre, k + 1) post }'
+}
+nreal=0
+for r in README.md */README.md; do
+  [ -f "$top/$r" ] || continue
+  # the first claim that is not a bound (<= / >=) and is alone on its line
+  line=$(awk '/^[ \t]*(```|~~~)/ { f = !f; next }
+              !f { s = $0; gsub(/`[^`]*`/, "", s)
+                   if (s ~ /<!-- claim: *[^<> ]/ && gsub(/<!-- claim:/, "&", s) == 1) { print NR ":" $0; exit } }' "$top/$r")
+  [ -n "$line" ] || continue
+  ln=${line%%:*}; text=${line#*:}
+  mkdir -p "$tmp/real"
+  printf '%s\n' "$text" >"$tmp/real/README.md"
+  base=$top/$(dirname "$r")
+  out=$(sh "$chk" --no-provenance --root "$tmp/real" --base "$base" README.md 2>&1) ||
+    cli_fail "$r:$ln: the claim copied alone does not pass: $out"
+  printf '%s\n' "$text" | mutate >"$tmp/real/README.md"
+  out=$(sh "$chk" --no-provenance --root "$tmp/real" --base "$base" README.md 2>&1) && cli_fail "$r:$ln: a changed number still passes: $(cat "$tmp/real/README.md")"
+  printf '%s\n' "$out" | grep -Eq '^README\.md:1: claimed [-0-9.–]+, recomputed [-0-9.–]+ \(' ||
+    cli_fail "$r:$ln: the failure is not one clear 'README:line: claimed X, recomputed Y' line: $out"
+  printf '  mutation of %s:%s -> %s\n' "$r" "$ln" "$(printf '%s\n' "$out" | grep -m1 'claimed' | cut -c1-160)"
+  nreal=$((nreal + 1))
+done
+[ $nreal -gt 0 ] || cli_fail "no README has a claim to mutate"
+
+# ---- 3. the forms, on a small data file
+mkdir -p "$tmp/s/d/results-ref"
+cat >"$tmp/s/d/results-ref/t.dat" <<'EOF'
+# program: test
+# git: 0000000
+# gpu: none (test data)
+n map median_ms min_ms max_ms speedup_x
+1024 bb 2.000 1.990 2.040 1.0000
+1024 lam 1.000 0.990 1.010 2.0000
+2048 bb 8.000 7.900 8.100 1.0000
+2048 lam 5.000 4.950 5.050 1.6000
+4096 bb 32.00 31.00 33.00 1.0000
+4096 lam 25.00 24.00 26.00 1.2800
+4096 xx nan nan nan nan
+EOF
+# run BODY: the checker on a one-README scratch tree; prints its output, returns its status
+run() { printf '%s\n' "$1" >"$tmp/s/d/README.md"; sh "$chk" --no-provenance --root "$tmp/s" d/README.md 2>&1; }
+pass() { local o; o=$(run "$1") || cli_fail "should pass: '$1' -> $o"; }
+fails() { # fails BODY REGEX: exit 1 and a line matching REGEX
+  local o; o=$(run "$1") && cli_fail "should fail: '$1'"
+  printf '%s\n' "$o" | grep -Eq -- "$2" || cli_fail "'$1': no line matching '$2' in: $o"
+}
+pass 'bb takes 8.0 ms <!-- claim: t.dat median_ms n=2048 map=bb -->.'
+pass 'bb takes 8.00 ms <!-- claim: results-ref/t.dat median_ms n=2048 map=bb -->.'
+fails 'bb takes 8.1 ms <!-- claim: t.dat median_ms n=2048 map=bb -->.' '^d/README\.md:1: claimed 8\.1, recomputed 8\.0 \(8\) from d/results-ref/t\.dat: t\.dat median_ms n=2048 map=bb$'
+pass 'ratio **1.60×** <!-- claim: t.dat median_ms n=2048 map=bb / map=lam -->'
+fails 'ratio 1.5x <!-- claim: t.dat median_ms n=2048 map=bb / map=lam -->' 'claimed 1\.5, recomputed 1\.6'
+pass 'range 1.28–2.00 <!-- claim: range t.dat speedup_x map=lam -->'
+pass 'range 1.3-2 <!-- claim: range t.dat speedup_x map=lam -->'
+fails 'range 1.3–1.9 <!-- claim: range t.dat speedup_x map=lam -->' 'claimed 1\.3–1\.9, recomputed 1\.3–2\.0'
+fails 'range 1.28–2.00 <!-- claim: t.dat speedup_x map=lam -->' 'from one value: use range|selects 3 rows'
+pass 'ratio range 1.28-2.00 <!-- claim: range t.dat median_ms map=bb / map=lam by n -->'
+fails 'ratio range 1.28-2.00 <!-- claim: range t.dat median_ms map=bb / map=lam -->' 'selects 3 rows.*by COL'
+pass 'up to 2.0x <!-- claim: max t.dat speedup_x map=lam -->, at least 1.3x <!-- claim: min t.dat speedup_x map=lam n<=4096 -->'
+pass 'from n = 2048: 1.28–1.60 <!-- claim: range t.dat speedup_x map=lam n>=2048 -->, not bb 1.6 <!-- claim: t.dat speedup_x n=2048 map!=bb -->'
+pass 'lam takes 62.5 % <!-- claim: t.dat median_ms n=2048 map=lam / map=bb pct -->, 60 % faster <!-- claim: t.dat median_ms n=2048 map=bb / map=lam pctdiff -->, −37.5 % <!-- claim: t.dat median_ms n=2048 map=lam / map=bb pctdiff -->'
+fails 'lam is 37 % faster <!-- claim: t.dat median_ms n=2048 map=lam / map=bb pctdiff -->' 'claimed 37, recomputed -38'
+pass 'spread within 8 % <!-- claim: <= max t.dat (max_ms-min_ms)/median_ms pct map!=xx -->'
+fails 'spread within 3 % <!-- claim: <= max t.dat (max_ms-min_ms)/median_ms pct map!=xx -->' 'claimed <= 3, recomputed 8'
+pass 'difference 7 <!-- claim: t.dat median_ms n=4096 map=bb - map=lam -->, 7.0 <!-- claim: t.dat median_ms n=4096 map=lam - map=bb abs -->'
+fails 'nan 1.0 <!-- claim: t.dat median_ms n=4096 map=xx -->' "is 'nan', not a number"
+fails 'no such column 1.0 <!-- claim: t.dat gbs n=4096 map=bb -->' "no column 'gbs'"
+fails 'no such file 1.0 <!-- claim: u.dat gbs n=4096 map=bb -->' 'no data file'
+fails 'no row 1.0 <!-- claim: t.dat median_ms n=512 map=bb -->' 'no row of the data matches'
+fails 'no number <!-- claim: t.dat median_ms n=2048 map=bb -->' 'claim with no number before it'
+# markers: paper values, unsupported claims (a failure unless pending)
+pass 'the paper says 1.18 <!-- paper -->'
+fails 'gpumaps took 1.48 ms <!-- unsupported: peers -->' "unsupported claim 'peers': no committed data"
+mkdir -p "$tmp/s/tests/claims"
+echo 'd/README.md peers  the raw output of the peer run' >"$tmp/s/tests/claims/pending.txt"
+o=$(run 'gpumaps took 1.48 ms <!-- unsupported: peers -->') || cli_fail "a pending unsupported claim fails: $o"
+printf '%s\n' "$o" | grep -q "warning: unsupported claim 'peers' (pending" || cli_fail "a pending claim gives no warning: $o"
+o=$(run $'<!-- begin unsupported: peers -->\n| 1.48 | 0.82 |\n<!-- end unsupported -->') || cli_fail "a pending block fails: $o"
+printf '%s\n' "$o" | grep -q '2 numbers under 1 unsupported markers' || cli_fail "the block's numbers are not counted: $o"
+o=$(run 'nothing here') || true
+printf '%s\n' "$o" | grep -q "pending.txt: warning: 'd/README.md peers' is listed but no README marks it" || cli_fail "a stale pending entry gives no warning: $o"
+rm -f "$tmp/s/tests/claims/pending.txt"
+# generated tables
+tbl=$'<!-- table: t.dat\n| n | bb | lam |\n|---|---|---|\nfor n=1024,2048,4096\n| {n} | {median_ms map=bb %.1f} | {median_ms map=lam %.2f} ({speedup_x map=lam %.2f}) |\n-->\n'
+pass "${tbl}| n | bb | lam |
+|---|---|---|
+| 1024 | 2.0 | 1.00 (2.00) |
+| 2048 | 8.0 | 5.00 (1.60) |
+| 4096 | 32.0 | 25.00 (1.28) |
+<!-- end table -->"
+fails "${tbl}| n | bb | lam |
+|---|---|---|
+| 1024 | 2.0 | 1.00 (2.00) |
+| 2048 | 8.0 | 5.00 (1.70) |
+| 4096 | 32.0 | 25.00 (1.28) |
+<!-- end table -->" "^d/README\.md:1: generated table out of date \(make readme-tables\): README has '\| 2048 \| 8\.0 \| 5\.00 \(1\.70\) \|', the data give '\| 2048 \| 8\.0 \| 5\.00 \(1\.60\) \|'"
+printf '%s\n' "${tbl}<!-- end table -->" >"$tmp/s/d/README.md"
+sh "$chk" --tables --no-provenance --root "$tmp/s" d/README.md >/dev/null 2>&1 || cli_fail "--tables does not write a fresh table"
+sh "$chk" --no-provenance --root "$tmp/s" d/README.md >/dev/null 2>&1 || cli_fail "the table --tables wrote does not pass"
+grep -qx '| 4096 | 32.0 | 25.00 (1.28) |' "$tmp/s/d/README.md" || cli_fail "--tables wrote: $(cat "$tmp/s/d/README.md")"
+pass $'<!-- table: t.dat\nfor n=512,1024\n| {n} | {median_ms map=bb %.1f ?not run} |\n-->\n| 512 | not run |\n| 1024 | 2.0 |\n<!-- end table -->'
+fails $'<!-- table: t.dat\n| a |\n-->\n| a |' "has no '<!-- end table -->'"
+# code blocks are not prose and not claims
+pass $'```\nx 1.5 <!-- claim: t.dat median_ms n=1 -->\n```'
+
+# ---- 4. provenance, on a scratch git repository
+g=$tmp/g
+mkdir -p "$g/p/results-ref/sub"
+git -C "$g" init -q 2>/dev/null || { echo "SKIP: no git"; cli_done; }
+echo x >"$g/f"; git -C "$g" add f
+git -C "$g" -c user.name=t -c user.email=t@t commit -q -m one
+rev=$(git -C "$g" rev-parse --short HEAD)
+mk() { printf '# program: p\n%s\nn v\n1 2\n' "$2" >"$g/p/results-ref/$1"; }
+mk good.dat "# git: $rev
+# gpu: NVIDIA H100"
+mk host.dat "# git: $rev
+# gpu: none (host-only)"
+mk dirty.dat "# git: $rev-dirty
+# gpu: NVIDIA H100"
+mk edited.dat "# git: $rev (built from $rev by hand)
+# gpu: NVIDIA H100"
+mk unknown.dat "# git: 1234567
+# gpu: NVIDIA H100"
+mk nogit.dat "# gpu: none"
+mk nogpu.dat "# git: $rev"
+mk sub/derived_ok.dat "# gpu: NVIDIA H100
+# derived: by p/spread.sh from 2 runs: results-ref/good.dat results-ref/host.dat"
+mk sub/derived_bad.dat "# gpu: NVIDIA H100
+# derived: by p/spread.sh from 2 runs: results-ref/good.dat results-ref/dirty.dat"
+echo '# a README' >"$g/README.md"
+o=$(sh "$chk" --root "$g" 2>&1) && cli_fail "provenance: bad files pass"
+for want in 'p/results-ref/dirty.dat: measured from a tree with uncommitted changes' \
+            'p/results-ref/edited.dat: "# git: [0-9a-f]+ \(built from' \
+            'p/results-ref/unknown.dat: revision 1234567 is not in the history of HEAD' \
+            'p/results-ref/nogit.dat: no "# git:" line' \
+            'p/results-ref/nogpu.dat: no "# gpu:" line' \
+            'p/results-ref/sub/derived_bad.dat: derived from p/results-ref/dirty.dat: measured from a tree' \
+            '9 data files, 3 pass, 6 failed, 0 listed'; do
+  printf '%s\n' "$o" | grep -Eq -- "$want" || cli_fail "provenance: no line matching '$want' in: $o"
+done
+printf '%s\n' "$o" | grep -Eq 'good.dat|host.dat|derived_ok.dat' && cli_fail "provenance: a good file is reported: $o"
+mkdir -p "$g/tests/claims"
+printf '%s\n' '# the list' 'p/results-ref/dirty.dat  measured dirty; re-measure' 'p/results-ref/edited.dat edited' \
+  'p/results-ref/unknown.dat x' 'p/results-ref/nogit.dat x' 'p/results-ref/nogpu.dat x' 'p/results-ref/sub/derived_bad.dat x' \
+  'p/results-ref/good.dat fixed meanwhile' >"$g/tests/claims/remeasure.txt"
+o=$(sh "$chk" --root "$g" 2>&1) || cli_fail "provenance: listed files still fail: $o"
+printf '%s\n' "$o" | grep -q 'warning: p/results-ref/dirty.dat: measured from a tree with uncommitted changes .* \[remeasure.txt: measured dirty; re-measure\]' ||
+  cli_fail "provenance: a listed file is not a warning with its reason: $o"
+printf '%s\n' "$o" | grep -q 'warning: p/results-ref/good.dat passes now: remove it' || cli_fail "provenance: a stale list entry is not reported: $o"
+cli_done
