@@ -3,6 +3,7 @@
  * is plain C (mpicc), the GPU part needs nvcc and -DDIST_NCCL (and -lnccl).
  *
  *   dist_args_parse(...)          args_parse before MPI_Init, printed by rank 0 only
+ *   dist_opts_finish(&c)          common_opts_finish before MPI_Init, printed by rank 0 only
  *   dist_mute_begin/end           other pre-MPI_Init checks, printed by rank 0 only
  *   dist_init(&argc, &argv, &d)   MPI_Init; rank, size, and the rank on its node (-> GPU)
  *   CHECK_MPI(call) CHECK_NCCL(call) CHECK_CUDA_RANK(call)
@@ -104,6 +105,14 @@ static inline void dist_args_parse(int argc, char **argv, const arg_opt *opts, i
 {
     dist_mute m = dist_mute_begin();
     args_parse(argc, argv, opts, n, usage, about);
+    dist_mute_end(m);
+}
+
+/* common_opts_finish (args.h: --reps, the --out directory) before MPI_Init, rank 0 printing */
+static inline void dist_opts_finish(common_opts *c)
+{
+    dist_mute m = dist_mute_begin();
+    common_opts_finish(c);
     dist_mute_end(m);
 }
 

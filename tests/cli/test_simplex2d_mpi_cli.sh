@@ -26,8 +26,11 @@ one_error() { # one_error WANT_RC REGEX CMD...
 }
 out=$(mpi 2 $lm --help 2>&1); [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q -- '--sizes=V' || cli_fail "--help under mpirun"
 one_error 2 'want up to 16 comma-separated' mpi 2 $lm --sizes=12,abc --out=$tmp
-one_error 2 'lambda-exact numbers at most 2\^32' mpi 2 $lm --sizes=1048576 --rho=8 --out=$tmp
+one_error 2 'lambda-exact numbers at most 2\^32' mpi 2 $lm --sizes=1048576 --variant=plain --rho=8 --out=$tmp
 one_error 2 "unknown option '--bogus'" mpi 2 $lm --bogus
+one_error 2 'at least one timed sample' mpi 3 $lm --reps=0
+touch $tmp/afile
+one_error 2 'cannot write --out=.*afile is not a directory' mpi 3 $lm --out=$tmp/afile/x
 out=$(mpi 2 $lm --sizes=300 --out=$tmp 2>&1); rc=$?
 if [ $rc -eq 77 ]; then
   echo "gpu: SKIP (no GPU)"
@@ -38,7 +41,7 @@ else
   echo "gpu: tested on $ngpu GPU(s)"
   for np in $(seq 1 "$ngpu"); do
     for rho in 4 16 32; do
-      mpi $np $lm --sizes=2,33,300,1001,4097 --rho=$rho --full-max=4097 --reps=1 --warmup=0 --out=$tmp/g >/dev/null 2>&1 \
+      mpi $np $lm --sizes=2,33,300,1001,4097 --variant=both --rho=$rho --full-max=4097 --reps=1 --warmup=0 --out=$tmp/g >/dev/null 2>&1 \
         || cli_fail "P=$np rho=$rho: verification or run failed"
     done
     [ -s $tmp/g/simplex2d_dist_lambda_p$np.dat ] || cli_fail "no .dat for P=$np"
