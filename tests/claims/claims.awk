@@ -167,6 +167,7 @@ function x_parse(s, deffile,   w, n, i, t, started) {
         if (w[i] ~ /^%/) { X_fmt = w[i]; continue }
         if (w[i] ~ /^\?/) { X_hasfb = 1; X_fb = substr(w[i], 2); continue }
         if (w[i] ~ /\.(dat|txt|csv)$/) { TF[t] = w[i]; continue }
+        if (w[i] ~ /[{}]/) { ERR = "braces in '" w[i] "': only a file name may hold {a,b}"; return }
         if (x_cond(t, w[i])) { if (ERR != "") return; continue }
         if (TC[t] != "") { ERR = "two columns in one term ('" TC[t] "', '" w[i] "'); conditions are key=value"; return }
         TC[t] = w[i]
@@ -175,22 +176,50 @@ function x_parse(s, deffile,   w, n, i, t, started) {
     if (TF[1] == "") TF[1] = deffile
     if (TF[1] == "") { ERR = "no data file named"; return }
     if (TC[1] == "") { ERR = "no column named"; return }
-    if (X_nt == 2) {
-        if (TF[2] == "") TF[2] = TF[1]
-        if (TC[2] == "") TC[2] = TC[1]
-    }
+    if (X_nt == 2 && TC[2] == "") TC[2] = TC[1]
     X_fb = trim(X_fb)
 }
-# rows of term t matching its conditions (and, for the second term, those of the first it
-# does not replace); with pr > 0, also equal to row pr of file pp in the 'by' columns
-function x_match(t, path, row, pp, pr,   i, j, k, c, nb, b, over) {
-    for (i = 1; i <= TN[t]; i++) if (!x_one(path, row, TK[t, i], TO[t, i], TV[t, i])) return 0
-    if (t == 2)
+# FILE may hold one set of alternatives in braces: run{1,2,3}/x.dat -> run1/x.dat run2/x.dat
+# run3/x.dat, read as one table (a second term without a file of its own reads the file of
+# the first term's row).  Sets FN[t] and FL[t, 1..FN[t]].
+function x_files(t,   f, i, j, pre, alt, post, n, a) {
+    f = TF[t]; FN[t] = 0
+    if ((i = index(f, "{")) && (j = index(f, "}")) > i) {
+        pre = substr(f, 1, i - 1); alt = substr(f, i + 1, j - i - 1); post = substr(f, j + 1)
+        n = split(alt, a, ",")
+        for (i = 1; i <= n; i++) FL[t, ++FN[t]] = resolve(pre a[i] post)
+    } else FL[t, ++FN[t]] = resolve(f)
+    for (i = 1; i <= FN[t]; i++) if (!load(FL[t, i])) { ERR = "no data file " FL[t, i]; return }
+}
+# the conditions of term t: its own, and for the second term those of the first it does not
+# replace (C_K/C_O/C_V[t, 1..CN[t]])
+function x_conds(t,   i, j, over) {
+    CN[t] = 0
+    if (t == 2)                           # inherited first: their extremes apply first
         for (i = 1; i <= TN[1]; i++) {
             over = 0
             for (j = 1; j <= TN[2]; j++) if (TK[2, j] == TK[1, i]) over = 1
-            if (!over && !x_one(path, row, TK[1, i], TO[1, i], TV[1, i])) return 0
+            if (!over) { CN[2]++; C_K[2, CN[2]] = TK[1, i]; C_O[2, CN[2]] = TO[1, i]; C_V[2, CN[2]] = TV[1, i] }
         }
+    for (i = 1; i <= TN[t]; i++) { CN[t]++; C_K[t, CN[t]] = TK[t, i]; C_O[t, CN[t]] = TO[t, i]; C_V[t, CN[t]] = TV[t, i] }
+}
+# does row of path match term t's conditions?  key=max / key=min: the largest / smallest value
+# of that column among the rows of this file that match the other conditions (and the
+# extremes written before it; with 'by', within the rows of the same 'by' values).  With
+# pr > 0, the row must also equal row pr of file pp in the 'by' columns.  upto > 0: only the
+# extremes before condition upto count (used to compute the extremes).
+function x_match(t, path, row, pp, pr, upto,   i, k, c, nb, b, v, g) {
+    for (i = 1; i <= CN[t]; i++) {
+        v = C_V[t, i]
+        if (C_O[t, i] == "=" && (v == "max" || v == "min")) {
+            if (upto && i >= upto) continue
+            g = x_group(path, row)
+            if (!((XID, t, path, i, g) in EXT)) x_ext(t, path, i, row, g)
+            if (ERR != "") return 0
+            v = EXT[XID, t, path, i, g]
+        }
+        if (!x_one(path, row, C_K[t, i], C_O[t, i], v)) return 0
+    }
     if (pr > 0 && X_by != "") {
         nb = split(X_by, b, ",")
         for (k = 1; k <= nb; k++) {
@@ -202,7 +231,36 @@ function x_match(t, path, row, pp, pr,   i, j, k, c, nb, b, over) {
     }
     return 1
 }
-function x_eq(a, b) { return (isnum(a) && isnum(b)) ? (a + 0 == b + 0) : (a == b) }
+# the values of a row in the 'by' columns (the group of its extremes)
+function x_group(path, row,   nb, b, k, g) {
+    if (X_by == "") return ""
+    nb = split(X_by, b, ","); g = ""
+    for (k = 1; k <= nb; k++) g = g SUBSEP (((path, b[k]) in COL) ? D[path, row, COL[path, b[k]]] : "")
+    return g
+}
+function x_ext(t, path, i, row, g,   r, c, k, have, best) {
+    k = C_K[t, i]
+    if (!((path, k) in COL)) { ERR = "no column '" k "' in " path; return }
+    have = 0
+    for (r = 1; r <= NROW[path]; r++) {
+        if (x_group(path, r) != g) continue
+        if (!x_match(t, path, r, "", 0, i)) { if (ERR != "") return; continue }
+        c = D[path, r, COL[path, k]]
+        if (!isnum(c)) continue
+        if (!have || (C_V[t, i] == "max" ? c + 0 > best + 0 : c + 0 < best + 0)) best = c
+        have = 1
+    }
+    EXT[XID, t, path, i, g] = have ? best : "(none)"
+}
+# equal: as numbers when both are, else as strings; b may hold '*' (any text)
+function x_eq(a, b,   re) {
+    if (isnum(a) && isnum(b)) return a + 0 == b + 0
+    if (index(b, "*")) {
+        re = b; gsub(/[][\\.^$+?(){}|]/, "\\\\&", re); gsub(/\*/, ".*", re)
+        return a ~ ("^" re "$")
+    }
+    return a == b
+}
 function x_one(path, row, k, o, v,   c, n, l, i, hit) {
     if (!((path, k) in COL)) { ERR = "no column '" k "' in " path; return 0 }
     c = D[path, row, COL[path, k]]
@@ -219,39 +277,50 @@ function x_one(path, row, k, o, v,   c, n, l, i, hit) {
 }
 # evaluate the parsed expression with the extra conditions of a table row (XTRA_N,
 # XTRA_K[], XTRA_V[] added to the first term); sets X_lo, X_hi, X_rows (0: no row)
-function x_eval(   p1, p2, r, r2, n2, hit, v, w, i) {
-    X_rows = 0
-    p1 = resolve(TF[1])
-    if (!load(p1)) { ERR = "no data file " p1; return }
+function x_eval(   f1, p1, f2, p2, r, r2, n2, hit, hitp, v, w, i, own2) {
+    X_rows = 0; XID++
     for (i = 1; i <= XTRA_N; i++) { TN[1]++; TK[1, TN[1]] = XTRA_K[i]; TO[1, TN[1]] = "="; TV[1, TN[1]] = XTRA_V[i] }
-    if (X_nt == 2) { p2 = resolve(TF[2]); if (!load(p2)) { ERR = "no data file " p2; return } }
-    for (r = 1; r <= NROW[p1]; r++) {
-        if (!x_match(1, p1, r, "", 0)) { if (ERR != "") return; continue }
-        v = ce_value(TC[1], p1, r); if (ERR != "") return
-        if (X_nt == 2) {
-            n2 = 0
-            for (r2 = 1; r2 <= NROW[p2]; r2++) {
-                if (x_match(2, p2, r2, p1, r)) { n2++; hit = r2 }
-                if (ERR != "") return
+    x_files(1); if (ERR != "") return
+    own2 = (X_nt == 2 && TF[2] != "")
+    if (X_nt == 2) {
+        if (!own2) TF[2] = TF[1]
+        x_files(2); if (ERR != "") return
+    }
+    x_conds(1); if (X_nt == 2) x_conds(2)
+    for (f1 = 1; f1 <= FN[1]; f1++) {
+        p1 = FL[1, f1]
+        for (r = 1; r <= NROW[p1]; r++) {
+            if (!x_match(1, p1, r, "", 0, 0)) { if (ERR != "") return; continue }
+            v = ce_value(TC[1], p1, r); if (ERR != "") return
+            if (X_nt == 2) {
+                n2 = 0
+                for (f2 = 1; f2 <= FN[2]; f2++) {
+                    p2 = FL[2, f2]
+                    if (!own2 && p2 != p1) continue        # the first term's own file
+                    for (r2 = 1; r2 <= NROW[p2]; r2++) {
+                        if (x_match(2, p2, r2, p1, r, 0)) { n2++; hit = r2; hitp = p2 }
+                        if (ERR != "") return
+                    }
+                }
+                if (n2 != 1) {
+                    ERR = "the second term selects " n2 " rows for row " r " of " p1 \
+                          (n2 > 1 ? " (pair the rows with 'by COL,...')" : ""); return
+                }
+                w = ce_value(TC[2], hitp, hit); if (ERR != "") return
+                if (X_op == "/") { if (w == 0) { ERR = "division by zero"; return }; v = v / w }
+                else v = v - w
             }
-            if (n2 != 1) {
-                ERR = "the second term selects " n2 " rows of " p2 " for row " r " of " p1 \
-                      (n2 > 1 ? " (pair the rows with 'by COL,...')" : ""); return
-            }
-            w = ce_value(TC[2], p2, hit); if (ERR != "") return
-            if (X_op == "/") { if (w == 0) { ERR = "division by zero"; return }; v = v / w }
-            else v = v - w
+            if (X_post == "pct") v = 100 * v
+            else if (X_post == "pctdiff") v = 100 * (v - 1)
+            if (X_abs && v < 0) v = -v
+            if (X_rows == 0 || v < X_lo) X_lo = v
+            if (X_rows == 0 || v > X_hi) X_hi = v
+            X_rows++
         }
-        if (X_abs && v < 0) v = -v
-        if (X_post == "pct") v = 100 * v
-        else if (X_post == "pctdiff") v = 100 * (v - 1)
-        if (X_rows == 0 || v < X_lo) X_lo = v
-        if (X_rows == 0 || v > X_hi) X_hi = v
-        X_rows++; X_last = v
     }
     if (X_rows == 0) return
     if (X_agg == "value") {
-        if (X_rows != 1) { ERR = "selects " X_rows " rows of " p1 " (one is needed: add conditions, or use range/min/max)"; return }
+        if (X_rows != 1) { ERR = "selects " X_rows " rows of " TF[1] " (one is needed: add conditions, or use range/min/max)"; return }
     } else if (X_agg == "min") X_hi = X_lo
     else if (X_agg == "max") X_lo = X_hi
 }
@@ -312,7 +381,7 @@ function do_claim(spec, seg,   lo_ok, hi_ok, got, src) {
                              : fmtd(X_lo, CL_d1) "–" fmtd(X_hi, CL_d1) " (" sprintf("%.6g", X_lo) "–" sprintf("%.6g", X_hi) ")"
     }
     if (!(lo_ok && hi_ok))
-        fail("claimed " (X_cmp == "=" ? "" : X_cmp " ") claim_text() ", recomputed " got " from " resolve(TF[1]) ": " src)
+        fail("claimed " (X_cmp == "=" ? "" : X_cmp " ") claim_text() ", recomputed " got " from " FL[1, 1] (FN[1] > 1 ? " (and " FN[1] - 1 " more)" : "") ": " src)
 }
 function claim_text() { return (CL_n == 2) ? CL_s1 "–" CL_s2 : CL_s1 }
 

@@ -4,8 +4,8 @@
 #   1. the repository passes: every annotated number of every README matches its data file,
 #      every generated table is up to date, every results-ref file has a known, clean '# git:'
 #      revision and a '# gpu:' line (or is on tests/claims/remeasure.txt);
-#   2. mutation: the first claim of each README, copied alone into a scratch README against the
-#      same data, passes; with one digit of its number changed it fails with
+#   2. mutation: the first claim line of each README, copied alone into a scratch README against
+#      the same data, passes; with one digit of its first number changed it fails with
 #      'README:line: claimed X, recomputed Y ...';
 #   3. the forms on a small data file: value, ratio, range, min/max, percentages, bounds,
 #      generated tables (stale -> fail, make readme-tables -> pass), unsupported markers
@@ -35,10 +35,11 @@ mutate() {
 nreal=0
 for r in README.md */README.md; do
   [ -f "$top/$r" ] || continue
-  # the first claim that is not a bound (<= / >=) and is alone on its line
+  # the first line whose first claim is not a bound (<= / >=), without unsupported markers
   line=$(awk '/^[ \t]*(```|~~~)/ { f = !f; next }
               !f { s = $0; gsub(/`[^`]*`/, "", s)
-                   if (s ~ /<!-- claim: *[^<> ]/ && gsub(/<!-- claim:/, "&", s) == 1) { print NR ":" $0; exit } }' "$top/$r")
+                   i = index(s, "<!-- claim:")
+                   if (i && substr(s, i) ~ /^<!-- claim: *[^<> ]/ && s !~ /unsupported:/) { print NR ":" $0; exit } }' "$top/$r")
   [ -n "$line" ] || continue
   ln=${line%%:*}; text=${line#*:}
   mkdir -p "$tmp/real"
@@ -90,6 +91,13 @@ pass 'ratio range 1.28-2.00 <!-- claim: range t.dat median_ms map=bb / map=lam b
 fails 'ratio range 1.28-2.00 <!-- claim: range t.dat median_ms map=bb / map=lam -->' 'selects 3 rows.*by COL'
 pass 'up to 2.0x <!-- claim: max t.dat speedup_x map=lam -->, at least 1.3x <!-- claim: min t.dat speedup_x map=lam n<=4096 -->'
 pass 'from n = 2048: 1.28–1.60 <!-- claim: range t.dat speedup_x map=lam n>=2048 -->, not bb 1.6 <!-- claim: t.dat speedup_x n=2048 map!=bb -->'
+pass 'at the largest n: 1.28 <!-- claim: t.dat speedup_x map=lam n=max -->, smallest 2.0 <!-- claim: t.dat speedup_x map=lam n=min -->'
+sed 's/^2048 lam 5.000/2048 lam 4.000/' "$tmp/s/d/results-ref/t.dat" >"$tmp/s/d/results-ref/t2.dat"
+pass 'two runs: 1.6-2.0 <!-- claim: range t{,2}.dat median_ms n=2048 map=bb / map=lam -->'
+fails 'two runs: 1.6-2.0 <!-- claim: range t{,2}.dat median_ms n=2048 map=bb / t.dat map=lam -->' 'claimed 1\.6-2\.0|claimed 1\.6–2\.0, recomputed 1\.6–1\.6'
+pass 'glob: 1.28–2.00 <!-- claim: range t.dat speedup_x map=l* -->, per n the fastest: 1.00–25.00 <!-- claim: range t.dat median_ms map!=xx median_ms=min by n -->'
+pass 'largest n, then fastest: 25.0 <!-- claim: t.dat median_ms n=max median_ms=min map!=xx -->'
+fails 'fastest, then largest n: 25.0 <!-- claim: t.dat median_ms median_ms=min n=max map!=xx -->' 'claimed 25.0, recomputed 1.0'
 pass 'lam takes 62.5 % <!-- claim: t.dat median_ms n=2048 map=lam / map=bb pct -->, 60 % faster <!-- claim: t.dat median_ms n=2048 map=bb / map=lam pctdiff -->, −37.5 % <!-- claim: t.dat median_ms n=2048 map=lam / map=bb pctdiff -->'
 fails 'lam is 37 % faster <!-- claim: t.dat median_ms n=2048 map=lam / map=bb pctdiff -->' 'claimed 37, recomputed -38'
 pass 'spread within 8 % <!-- claim: <= max t.dat (max_ms-min_ms)/median_ms pct map!=xx -->'
