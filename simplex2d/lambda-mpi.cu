@@ -2,10 +2,12 @@
  * blocks omega in [r T / P, (r + 1) T / P) of the lambda-exact map (split.h; Navarro et al.,
  * arXiv:1609.01490, eq. 4) for the write and EDM 4D kernels of section 5, each rank holding its
  * rows of the packed triangle.  One GPU per rank (common/dist.h); no data moves between GPUs
- * (every rank generates the same points), so NCCL is not needed.
+ * (every rank generates the same points), so NCCL is not needed.  --backend=cpu runs the same
+ * split on the host (OpenMP threads per rank, the same per-thread functions, the same checks):
+ * a machine without a GPU can try it with mpirun.
  *
  *   mpirun -np P simplex2d/lambda-mpi [--sizes=65536,131072,262144,300000] [--kernel=both]
- *                                     [--variant=coarse|plain|both]
+ *                                     [--variant=coarse|plain|both] [--backend=gpu|cpu]
  * Variants (the same split, the same layout: block omega at (omega - w0) rho^2 words):
  *   coarse  the coarsened kernels of simplex2d (k_write_coarse in kernels.cuh): 32 x 32 tiles
  *           (the split's blocks, rho = 32) of 8 x 8 threads, 16 cells and four 16-byte stores
@@ -18,9 +20,13 @@
  * -- against the host reference), then timed: the barrier-timed step (the slowest rank) and
  * each rank's own kernel time (events), whose max / min is the balance.  A rank whose range
  * is empty (more ranks than blocks) computes nothing and reports 0 blocks.  A size whose part
- * does not fit on every rank's GPU is skipped (a '# skipped:' line): "fits on 2 GPUs but not
- * on 1" shows in the data that way.  Output: simplex2d_dist_lambda_p<P>.dat. */
+ * does not fit on every rank's GPU (CPU: half the node's memory over its ranks) is skipped (a
+ * '# skipped:' line): "fits on 2 GPUs but not on 1" shows in the data that way.
+ * Output: simplex2d_dist_lambda_p<P>.dat (CPU: simplex2d_dist_lambda_cpu_p<P>.dat). */
 #include <errno.h>
+#include <omp.h>
+#include <time.h>
+#include <unistd.h>
 #include "../common/check.h"
 #include "../common/device.h"
 #include "../common/bench.h"
@@ -39,6 +45,7 @@
 #define FILL_VALUE 0x0F1E2D3Cu   /* the linear fill's word */
 enum { K_FILL, K_WRITE, K_EDM4D };
 enum { V_PLAIN, V_COARSE };
+enum { B_GPU, B_CPU };
 static const char *KERNEL_NAMES[] = {"fill", "write", "edm4d"};
 static const char *VARIANT_NAMES[] = {"plain", "coarse"};
 
@@ -139,20 +146,60 @@ static __global__ void k_part_check(int kernel, uint64_t w0, uint64_t nelem, uin
 
 typedef struct {
     const dist_ctx *d;
-    int kernel, variant;
+    int backend, kernel, variant;
     uint32_t n, rho;     /* rho: the split's block side (TILE for coarse) */
     uint64_t w0, w1;     /* this rank's blocks */
     uint64_t fill_words; /* fill: words written (the rank's cells of the triangle, 16-byte multiple) */
-    float4 *p;           /* device points */
-    uint32_t *out;       /* device part: (w1 - w0) rho^2 words */
+    float4 *p;           /* points (device; CPU backend: host) */
+    uint32_t *out;       /* the part, (w1 - w0) rho^2 words (device; CPU backend: host) */
     cudaStream_t st;
     cudaEvent_t e0, e1;
 } part_run;
+
+/* ---- CPU backend: the same per-thread functions, a block per loop iteration (OpenMP) ---- */
+static void cpu_part(const part_run *r)
+{
+    long nb = (long)(r->w1 - r->w0);
+    uint32_t rho = r->rho, n = r->n;
+    if (r->kernel == K_FILL) {
+#pragma omp parallel for schedule(static)
+        for (long t = 0; t < (long)r->fill_words / 4; t++) ((uint4 *)r->out)[t] = make_uint4(FILL_VALUE, FILL_VALUE, FILL_VALUE, FILL_VALUE);
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (long b = 0; b < nb; b++) {
+        uint32_t bj, bi = tri_rowcol32((uint32_t)(r->w0 + b), &bj);
+        uint32_t *blk = r->out + (size_t)b * rho * rho;
+        if (r->variant == V_PLAIN) {
+            for (uint32_t ty = 0; ty < rho; ty++)
+                for (uint32_t tx = 0; tx < rho; tx++) plain_cell(r->kernel, bi, bj, rho, n, tx, ty, r->p, blk);
+        } else {
+            for (uint32_t ty = 0; ty < TILE_T; ty++)
+                for (uint32_t tx = 0; tx < TILE_T; tx++)
+                    coarse_cells(r->kernel, bi, bj, n, tx, ty, r->p + bi * TILE, r->p + bj * TILE, blk);
+        }
+    }
+}
+static void cpu_poison(uint32_t *out, uint64_t nwords)
+{
+#pragma omp parallel for schedule(static)
+    for (long e = 0; e < (long)nwords; e++) out[e] = S2_POISON;
+}
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
 
 /* The rank's blocks in launches of at most PART_CHUNK blocks (a 1D grid holds < 2^31); a
  * rank with no blocks (more ranks than blocks) launches nothing. */
 static void part_launch(const part_run *r)
 {
+    if (r->backend == B_CPU) {
+        cpu_part(r);
+        return;
+    }
     if (r->kernel == K_FILL) {
         if (r->fill_words) k_fill<<<GRID_STRIDE_BLOCKS(8), 256, 0, r->st>>>((uint4 *)r->out, r->fill_words / 4, FILL_VALUE);
         CHECK_CUDA_RANK(cudaGetLastError());
@@ -170,9 +217,14 @@ static void part_launch(const part_run *r)
     }
 }
 
-/* One run of the rank's work, synchronized: its own time in ms (CUDA events). */
+/* One run of the rank's work, synchronized: its own time in ms (CUDA events; CPU: the clock). */
 static double part_once(const part_run *r)
 {
+    if (r->backend == B_CPU) {
+        double t0 = now_ms();
+        cpu_part(r);
+        return now_ms() - t0;
+    }
     float ms = 0;
     CHECK_CUDA_RANK(cudaEventRecord(r->e0, r->st));
     part_launch(r);
@@ -202,6 +254,19 @@ static uint64_t part_cells(uint64_t w0, uint64_t w1, uint32_t rho, uint32_t n, i
 static unsigned long long part_verify(const part_run *r, const float4 *h_p, uint32_t full_max, uint64_t seed)
 {
     uint64_t per = (uint64_t)r->rho * r->rho, nblk = r->w1 - r->w0, nelem = nblk * per;
+    if (r->backend == B_CPU) { /* every element, as the device check does on the GPU */
+        unsigned long long bad = 0;
+#pragma omp parallel for schedule(static) reduction(+ : bad)
+        for (long e = 0; e < (long)nelem; e++) bad += r->out[e] != part_expect(r->kernel, r->w0, e, r->rho, r->n, h_p, r->fill_words);
+        for (uint64_t e = 0, shown = 0; bad && e < nelem && shown < 5; e++) {
+            uint32_t want = part_expect(r->kernel, r->w0, e, r->rho, r->n, h_p, r->fill_words);
+            if (r->out[e] != want && ++shown)
+                fprintf(stderr, "rank %d: %s: block %llu element %llu: got 0x%08x want 0x%08x\n", r->d->rank,
+                        KERNEL_NAMES[r->kernel], (unsigned long long)(r->w0 + e / per), (unsigned long long)(e % per),
+                        r->out[e], want);
+        }
+        return bad;
+    }
     unsigned long long *d_bad, bad = 0;
     CHECK_CUDA_RANK(cudaMalloc(&d_bad, sizeof *d_bad));
     CHECK_CUDA_RANK(cudaMemset(d_bad, 0, sizeof *d_bad));
@@ -244,7 +309,7 @@ static int parse_sizes(const char *s, uint32_t *v)
 }
 
 typedef struct {
-    const char *kernel, *variant;
+    const char *kernel, *variant, *backend;
     int rho, full_max;
     common_opts co;
 } lm_opts;
@@ -257,14 +322,15 @@ static void run_one(part_run *r, const lm_opts *o, const float4 *h_p, uint64_t T
     const common_opts *co = &o->co;
     uint64_t nblk = r->w1 - r->w0, words = nblk * r->rho * r->rho;
     const char *kname = KERNEL_NAMES[r->kernel], *vname = r->kernel == K_FILL ? "linear" : VARIANT_NAMES[r->variant];
-    k_part_poison<<<GRID_STRIDE_BLOCKS(8), 256, 0, r->st>>>(r->out, words); /* every word S2_POISON */
-    CHECK_CUDA_RANK(cudaGetLastError());
+    if (r->backend == B_CPU) cpu_poison(r->out, words); /* every word S2_POISON */
+    else k_part_poison<<<GRID_STRIDE_BLOCKS(8), 256, 0, r->st>>>(r->out, words);
+    if (r->backend == B_GPU) CHECK_CUDA_RANK(cudaGetLastError());
     part_once(r);
     unsigned long long bad = part_verify(r, h_p, (uint32_t)o->full_max, (uint64_t)co->seed);
     dist_agree(d, bad ? 1 : 0, "rank %d: %s (%s) at n = %u: %llu wrong words: verification failed, no data written", d->rank,
                kname, vname, r->n, bad);
     for (int w = 0; w < co->warmup; w++) part_launch(r);
-    CHECK_CUDA_RANK(cudaStreamSynchronize(r->st));
+    if (r->backend == B_GPU) CHECK_CUDA_RANK(cudaStreamSynchronize(r->st));
     double *tot = (double *)malloc(sizeof(double) * 2 * co->reps), *own = tot + co->reps;
     dist_agree(d, tot ? 0 : 1, "rank %d: out of host memory", d->rank);
     for (int rep = 0; rep < co->reps; rep++) {
@@ -299,7 +365,8 @@ static void run_one(part_run *r, const lm_opts *o, const float4 *h_p, uint64_t T
 }
 
 /* One size: the points, the fill, then every (kernel, variant) asked for. */
-static void run_size(const dist_ctx *d, const lm_opts *o, uint32_t n, datfile *df, cudaStream_t st, cudaEvent_t e0, cudaEvent_t e1)
+static void run_size(const dist_ctx *d, const lm_opts *o, int backend, uint32_t n, datfile *df, cudaStream_t st,
+                     cudaEvent_t e0, cudaEvent_t e1)
 {
     float4 *h_p = (float4 *)malloc(sizeof(float4) * n);
     dist_agree(d, h_p ? 0 : 1, "rank %d: out of host memory", d->rank);
@@ -312,29 +379,40 @@ static void run_size(const dist_ctx *d, const lm_opts *o, uint32_t n, datfile *d
     for (int v = vlo; v <= vhi; v++) {
         part_run *x = &r[v];
         memset(x, 0, sizeof *x);
-        x->d = d; x->n = n; x->variant = v; x->st = st; x->e0 = e0; x->e1 = e1;
+        x->d = d; x->backend = backend; x->n = n; x->variant = v; x->st = st; x->e0 = e0; x->e1 = e1;
         x->rho = v == V_COARSE ? TILE : (uint32_t)o->rho;
         s2_split_range(s2_split_blocks(n, x->rho), d->size, d->rank, &x->w0, &x->w1);
         bytes[v] = (size_t)(x->w1 - x->w0) * x->rho * x->rho * 4;
         if (bytes[v] > most) most = bytes[v];
     }
-    CHECK_CUDA_RANK(cudaMemGetInfo(&free_b, &total_b));
+    if (backend == B_GPU) {
+        CHECK_CUDA_RANK(cudaMemGetInfo(&free_b, &total_b));
+    } else { /* half the node's memory, shared by its ranks */
+        long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
+        free_b = pages > 0 && psz > 0 ? (size_t)pages * (size_t)psz / 2 / (size_t)d->local_size : (size_t)1 << 30;
+    }
     int fits = most + sizeof(float4) * (size_t)n + ((size_t)512 << 20) <= free_b, all_fit = 0;
     CHECK_MPI(MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     if (!all_fit) {
         if (d->rank == 0) {
-            fprintf(stderr, "n = %u: %.1f GiB per rank does not fit on %d GPU(s): skipped\n", n, most / 1073741824.0, d->size);
-            datfile_meta(df, "skipped", "n = %u: its part (%.1f GiB per rank) does not fit on %d GPU(s)", n, most / 1073741824.0,
-                         d->size);
+            const char *where = backend == B_GPU ? "GPU(s)" : "ranks' share of host memory";
+            fprintf(stderr, "n = %u: %.1f GiB per rank does not fit on %d %s: skipped\n", n, most / 1073741824.0, d->size, where);
+            datfile_meta(df, "skipped", "n = %u: its part (%.1f GiB per rank) does not fit on %d %s", n, most / 1073741824.0,
+                         d->size, where);
         }
         free(h_p);
         return;
     }
-    float4 *d_p;
+    float4 *d_p = h_p; /* CPU: the host points and a host part */
     uint32_t *d_out;
-    CHECK_CUDA_RANK(cudaMalloc(&d_p, sizeof(float4) * n));
-    CHECK_CUDA_RANK(cudaMalloc(&d_out, most ? most : 16)); /* an idle rank's part is empty */
-    CHECK_CUDA_RANK(cudaMemcpy(d_p, h_p, sizeof(float4) * n, cudaMemcpyHostToDevice));
+    if (backend == B_GPU) {
+        CHECK_CUDA_RANK(cudaMalloc(&d_p, sizeof(float4) * n));
+        CHECK_CUDA_RANK(cudaMalloc(&d_out, most ? most : 16)); /* an idle rank's part is empty */
+        CHECK_CUDA_RANK(cudaMemcpy(d_p, h_p, sizeof(float4) * n, cudaMemcpyHostToDevice));
+    } else {
+        d_out = (uint32_t *)aligned_alloc(16, most ? (most + 15) / 16 * 16 : 16);
+        dist_agree(d, d_out ? 0 : 1, "rank %d: cannot allocate %.1f GiB of host memory for its part", d->rank, most / 1073741824.0);
+    }
     double fill_gbs_rank = 0;
     part_run f = r[vhi]; /* the fill: this rank's cells of the triangle, as one linear 16-byte store stream */
     f.kernel = K_FILL; f.p = d_p; f.out = d_out;
@@ -347,18 +425,24 @@ static void run_size(const dist_ctx *d, const lm_opts *o, uint32_t n, datfile *d
             run_one(&r[v], o, h_p, s2_split_blocks(n, r[v].rho), df, &fill_gbs_rank);
         }
     }
-    CHECK_CUDA_RANK(cudaFree(d_p));
-    CHECK_CUDA_RANK(cudaFree(d_out));
+    if (backend == B_GPU) {
+        CHECK_CUDA_RANK(cudaFree(d_p));
+        CHECK_CUDA_RANK(cudaFree(d_out));
+    } else {
+        free(d_out);
+    }
     free(h_p);
 }
 
 int main(int argc, char **argv)
 {
-    const char *sizes = "65536,131072,262144,300000";
-    lm_opts o = {"both", "coarse", 16, 4096, common_opts_default()};
+    const char *sizes = "";
+    lm_opts o = {"both", "coarse", "gpu", 16, 4096, common_opts_default()};
     common_opts *co = &o.co;
     arg_opt opts[] = {
-        {"sizes", ARG_STR, &sizes, "comma-separated n (side of the triangle), each in [2, 2^20]", 0, 0, NULL},
+        {"sizes", ARG_STR, &sizes, "comma-separated n (side of the triangle), each in [2, 2^20] (default: GPU 65536,131072,"
+         "262144,300000; CPU 1000,4096,16384)", 0, 0, NULL},
+        {"backend", ARG_CHOICE, &o.backend, "gpu: one GPU per rank; cpu: OpenMP threads per rank, no GPU", 0, 0, "gpu cpu"},
         {"kernel", ARG_CHOICE, &o.kernel, "kernels to run", 0, 0, "both write edm4d"},
         {"variant", ARG_CHOICE, &o.variant, "coarse: 32 x 32 tiles, 8 x 8 threads, 16-byte stores; plain: a thread per cell", 0,
          0, "coarse plain both"},
@@ -374,6 +458,8 @@ int main(int argc, char **argv)
                     "lambda-mpi [--sizes=N,N,...] [--kernel=both] [--variant=coarse]   (under mpirun -np P)",
                     "EDM 4D and write kernels on a triangle split across GPUs by lambda-exact block ranges.");
     dist_opts_finish(co);
+    int backend = !strcmp(o.backend, "cpu") ? B_CPU : B_GPU;
+    if (!*sizes) sizes = backend == B_CPU ? "1000,4096,16384" : "65536,131072,262144,300000";
     dist_ctx d;
     dist_init(&argc, &argv, &d);
     uint32_t nv[MAX_SIZES];
@@ -385,34 +471,45 @@ int main(int argc, char **argv)
         dist_agree(&d, strcmp(o.variant, "coarse") && s2_split_blocks(nv[k], o.rho) > OMEGA_LIMIT ? 2 : 0,
                    "n = %u at rho = %d has %llu blocks: lambda-exact numbers at most 2^32 (use a larger --rho)", nv[k],
                    o.rho, (unsigned long long)s2_split_blocks(nv[k], o.rho));
-    dist_use_gpu(&d);
-
     char mine[DIST_DESC_LEN], gpus[2048];
-    device_describe(d.gpu, mine, sizeof mine);
-    dist_describe_all(&d, mine, gpus, sizeof gpus);
+    if (backend == B_GPU) {
+        dist_use_gpu(&d);
+        device_describe(d.gpu, mine, sizeof mine);
+        dist_describe_all(&d, mine, gpus, sizeof gpus);
+    } else {
+        int t = omp_get_max_threads(), tmin = 0, tmax = 0;
+        CHECK_MPI(MPI_Reduce(&t, &tmin, 1, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Reduce(&t, &tmax, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD));
+        if (tmin == tmax) snprintf(gpus, sizeof gpus, "none (host only: %d ranks x %d OpenMP threads)", d.size, tmin);
+        else snprintf(gpus, sizeof gpus, "none (host only: %d ranks x %d..%d OpenMP threads)", d.size, tmin, tmax);
+    }
     datfile df;
     char name[64];
-    snprintf(name, sizeof name, "simplex2d_dist_lambda_p%d.dat", d.size);
+    snprintf(name, sizeof name, "simplex2d_dist_lambda_%sp%d.dat", backend == B_CPU ? "cpu_" : "", d.size);
     if (d.rank == 0) {
         dat_meta meta = dat_meta_of("simplex2d/lambda-mpi", "lambda split across GPUs (beyond the paper)", argc, argv, gpus, co);
         datfile_open(&df, co->out, name, &meta);
         datfile_meta(&df, "map", "lambda-exact, one block per omega, 1D grid; rank r: omega in [r T/P, (r+1) T/P)");
+        datfile_meta(&df, "backend", "%s", backend == B_GPU ? "gpu (one GPU per rank)" : "cpu (OpenMP threads per rank; the "
+                                                                                      "GPU's per-thread functions, a block per iteration)");
         datfile_meta(&df, "variants", "coarse: 32 x 32 tiles (rho = 32) of 8 x 8 threads, 16-byte stores; plain: rho x rho "
                                       "threads, one cell each; fill (linear): each rank's cells of the triangle as one "
                                       "16-byte store stream (the write rate its GPU reaches)");
         datfile_meta(&df, "rank_time", "rank_min_ms, rank_max_ms: fastest and slowest rank's own kernel time (median, CUDA "
-                                       "events) over the ranks with work; balance_x = rank_max_ms / rank_min_ms");
+                                       "events; CPU: the clock) over the ranks with work; balance_x = rank_max_ms / rank_min_ms");
         datfile_meta(&df, "rates", "gbs: bytes of the triangle (4 per cell) / total_ms; gbs_per_rank = gbs / ranks with "
                                    "work; pct_of_fill = gbs_per_rank / the fill row's gbs_per_rank");
         datfile_columns(&df, "kernel variant n rho ranks ranks_idle blocks_total blocks_min blocks_max part_gib_max total_ms "
                              "total_min_ms total_max_ms rank_min_ms rank_max_ms balance_x gbs gbs_per_rank pct_of_fill reps");
     }
-    cudaStream_t st;
-    cudaEvent_t e0, e1;
-    CHECK_CUDA_RANK(cudaStreamCreate(&st));
-    CHECK_CUDA_RANK(cudaEventCreate(&e0));
-    CHECK_CUDA_RANK(cudaEventCreate(&e1));
-    for (int k = 0; k < ns; k++) run_size(&d, &o, nv[k], &df, st, e0, e1);
+    cudaStream_t st = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    if (backend == B_GPU) {
+        CHECK_CUDA_RANK(cudaStreamCreate(&st));
+        CHECK_CUDA_RANK(cudaEventCreate(&e0));
+        CHECK_CUDA_RANK(cudaEventCreate(&e1));
+    }
+    for (int k = 0; k < ns; k++) run_size(&d, &o, backend, nv[k], &df, st, e0, e1);
     if (d.rank == 0) datfile_commit(&df);
     dist_exit(0);
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The lambda split across GPUs (issue 14): simplex2d/lambda-mpi under mpirun.
-#   --help exits 0; bad --sizes, more than 2^32 blocks: exit 2, ONE error line from rank 0,
-#   no hang (timeout); without a GPU: one SKIP line, exit 77 on every rank; with GPUs: P = 1 ..
-#   #GPUs at small n verified in full on the host (every element, poison included) plus the
-#   device check -- n = 2 and 33 leave ranks without a block at P >= 2 (n = 2: one block),
-#   which is a normal split (ranks_idle > 0 in the .dat), not an error -- and one rank more
-#   than there are GPUs refused with one line.
+# The lambda split across processes: simplex2d/lambda-mpi under mpirun.
+#   --help exits 0; bad --sizes, --backend, --reps, --out, more than 2^32 blocks: exit 2, ONE
+#   error line from rank 0, no hang (every mpirun under a timeout);
+#   CPU backend (no GPU needed): P = 1, 2, 3, both variants, rho 4 and 16, every element of
+#   every rank's part verified inside the program (exit 1 and no .dat otherwise), the rows
+#   and their rank counts checked; n = 2 (one block) leaves P - 1 ranks without work, a normal
+#   case of the split (ranks_idle = P - 1), not an error;
+#   GPU backend: without a GPU one SKIP line, exit 77 on every rank; with GPUs P = 1 .. #GPUs
+#   at small n verified in full on the host (every element, poison included) plus the device
+#   check, and one rank more than there are GPUs refused with one line.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not installed (Open MPI: openmpi-bin)"; exit 77; }
@@ -31,6 +34,28 @@ one_error 2 "unknown option '--bogus'" mpi 2 $lm --bogus
 one_error 2 'at least one timed sample' mpi 3 $lm --reps=0
 touch $tmp/afile
 one_error 2 'cannot write --out=.*afile is not a directory' mpi 3 $lm --out=$tmp/afile/x
+# dat_rows FILE AWK-CONDITION: rows of a .dat satisfying a condition on named columns
+dat_rows() {
+  awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } '"$2"' { r++ } END { print r + 0 }' "$1"
+}
+
+# ---- CPU backend (no GPU needed): P = 1, 2, 3, both variants, every element verified; a rank
+# without a block (n = 2 at P >= 2, n = 33 at rho = 32 and P = 3 has 3 blocks) is a normal case
+for np in 1 2 3; do
+  for rho in 4 16; do
+    out=$(mpi $np -x OMP_NUM_THREADS=1 $lm --backend=cpu --sizes=2,33,300,1001 --variant=both --rho=$rho --reps=1 --warmup=0 \
+      --out=$tmp/c 2>&1); rc=$?
+    [ $rc -eq 0 ] || { cli_fail "CPU backend P=$np rho=$rho -> exit $rc"; printf '%s\n' "$out" | tail -5; }
+  done
+  f=$tmp/c/simplex2d_dist_lambda_cpu_p$np.dat
+  [ -s $f ] || { cli_fail "CPU backend: no .dat for P=$np"; continue; }
+  [ "$(dat_rows $f 1)" -eq 20 ] || cli_fail "CPU backend P=$np: want 20 rows (4 sizes x fill, 2 kernels x 2 variants)"
+  [ "$(dat_rows $f '$c["n"] == 2 && $c["ranks_idle"] == '$((np - 1)))" -eq 5 ] || cli_fail "CPU backend P=$np: n = 2 rows without $((np - 1)) idle rank(s)"
+  [ "$(dat_rows $f '$c["ranks"] != '$np)" -eq 0 ] || cli_fail "CPU backend P=$np: a row with another rank count"
+  grep -q '^# gpu: none (host only' $f || cli_fail "CPU backend P=$np: no host-only gpu line"
+done
+one_error 2 "'--backend=tpu': choose one of: gpu cpu" mpi 3 $lm --backend=tpu
+
 out=$(mpi 2 $lm --sizes=300 --out=$tmp 2>&1); rc=$?
 if [ $rc -eq 77 ]; then
   echo "gpu: SKIP (no GPU)"
@@ -46,9 +71,8 @@ else
     done
     [ -s $tmp/g/simplex2d_dist_lambda_p$np.dat ] || cli_fail "no .dat for P=$np"
     if [ "$np" -ge 2 ]; then # n = 2 (one block): P - 1 ranks idle, verified, a row written
-      awk -v p=$np '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
-        $c["kernel"] == "write" && $c["n"] == 2 { f = 1; if ($c["ranks_idle"] != p - 1) bad = 1 } END { exit !(f && !bad) }' \
-        $tmp/g/simplex2d_dist_lambda_p$np.dat || cli_fail "P=$np: no n = 2 row with $((np - 1)) idle rank(s)"
+      [ "$(dat_rows $tmp/g/simplex2d_dist_lambda_p$np.dat '$c["n"] == 2 && $c["ranks_idle"] == '$((np - 1)))" -eq 5 ] \
+        || cli_fail "P=$np: n = 2 rows without $((np - 1)) idle rank(s)"
     fi
   done
   one_error 2 "rank $ngpu has no GPU" mpi $((ngpu + 1)) $lm --sizes=300 --out=$tmp/x
