@@ -43,8 +43,10 @@ while [ $# -gt 0 ]; do
 done
 awk_prog=$here/claims.awk
 cd "$root" || exit 2
+all=0
 if [ $# -eq 0 ]; then
   set -- $( { ls README.md; ls */README.md; } 2>/dev/null | sort -u)
+  all=1
 fi
 for r in "$@"; do [ -f "$r" ] || { echo "error: $r: no such README" >&2; exit 2; }; done
 pending=$root/tests/claims/pending.txt
@@ -63,7 +65,7 @@ if [ $mode = write ]; then
 fi
 [ -f "$pending" ] || pending=/dev/null
 amode=check; [ $list -eq 1 ] && amode=list
-awk -f "$awk_prog" -v mode=$amode -v pending="$pending" -v base="$base" "$@" || status=1
+awk -f "$awk_prog" -v mode=$amode -v pending="$pending" -v base="$base" -v all=$all "$@" || status=1
 
 # ---- provenance of the reference data
 if [ $prov -eq 1 ]; then

@@ -117,7 +117,8 @@ o=$(run 'gpumaps took 1.48 ms <!-- unsupported: peers -->') || cli_fail "a pendi
 printf '%s\n' "$o" | grep -q "warning: unsupported claim 'peers' (pending" || cli_fail "a pending claim gives no warning: $o"
 o=$(run $'<!-- begin unsupported: peers -->\n| 1.48 | 0.82 |\n<!-- end unsupported -->') || cli_fail "a pending block fails: $o"
 printf '%s\n' "$o" | grep -q '2 numbers under 1 unsupported markers' || cli_fail "the block's numbers are not counted: $o"
-o=$(run 'nothing here') || true
+printf 'nothing here\n' >"$tmp/s/d/README.md"
+o=$(cd "$tmp/s" && sh "$chk" --no-provenance --root "$tmp/s" 2>&1) || true
 printf '%s\n' "$o" | grep -q "pending.txt: warning: 'd/README.md peers' is listed but no README marks it" || cli_fail "a stale pending entry gives no warning: $o"
 rm -f "$tmp/s/tests/claims/pending.txt"
 # generated tables
