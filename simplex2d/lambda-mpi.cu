@@ -348,7 +348,10 @@ static void run_one(part_run *r, const lm_opts *o, const float4 *h_p, uint64_t T
     CHECK_MPI(MPI_Reduce(&me_hi, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD));
     CHECK_MPI(MPI_Reduce(bmine, bext, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD)); /* max of blocks, of ~blocks */
     CHECK_MPI(MPI_Reduce(&idle, &nidle, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
-    CHECK_MPI(MPI_Reduce(&bytes_me, &bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(&bytes_me, &bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
+    unsigned long long want = 4 * (r->kernel == K_EDM4D ? tri_number(r->n - 1) : tri_number(r->n)); /* the ranks' cells add up */
+    dist_agree(d, r->kernel != K_FILL && bytes != want ? 1 : 0, "%s at n = %u: the ranks' parts hold %llu bytes of the triangle, "
+               "want %llu (part_cells)", kname, r->n, bytes, want);
     free(tot);
     if (d->rank != 0) return;
     unsigned long long bmax = bext[0], bmin = ~bext[1];
