@@ -275,7 +275,7 @@ static int scaling_mode(dist_ctx *d, int gpu, int argc, char **argv, const commo
     char name[128];
     snprintf(name, sizeof name, "hashmesh_dist_scaling_%s_p%d.dat", gpu ? "gpu" : "cpu", d->size);
     if (d->rank == 0) {
-        dat_meta meta = dat_meta_of("hashmesh/neighbors-mpi", "issue 14: distributed Listing 2 (no paper figure)", argc,
+        dat_meta meta = dat_meta_of("hashmesh/neighbors-mpi", "distributed Listing 2 (beyond the paper)", argc,
                                     argv, gpus, co);
         datfile_open(&df, co->out, name, &meta);
         datfile_meta(&df, "ranks", "%d (%s backend: %s)", d->size, gpu ? "gpu" : "cpu", gpu ? "NCCL" : "MPI");
@@ -370,18 +370,23 @@ int main(int argc, char **argv)
     };
     dist_args_parse(argc, argv, opts, ARGS_COUNT(opts), "neighbors-mpi --in=MESH --out=FILE [--backend=cpu|gpu]   (under mpirun -np P)",
                     "Face neighbours of a 2D AMR mesh over MPI ranks: Morton partition, ghost cells, local perfect hash.");
-    common_opts_finish(&co);
+    /* Every check of the options and files runs before MPI_Init, on every rank, printed by rank
+     * 0 only: a bad input gives one line and the same exit code everywhere, and nothing hangs. */
+    char out_dir[4096];
+    co.out = *out ? out : "results"; /* --exp=scaling: the .dat directory */
     if (!strcmp(exp, "none")) { /* the tool's input and output, checked as hashmesh/neighbors does */
         dist_mute mute = dist_mute_begin();
         if (!*in || !*out) DIE_USAGE("--in and --out are required (usage: neighbors-mpi --in=MESH --out=FILE)");
         char tmp[4096];
         if (snprintf(tmp, sizeof tmp, "%s.tmp", out) >= (int)sizeof tmp) DIE_USAGE("--out path too long");
-        const char *ins[] = {in};
+        const char *ins[] = {in}, *base;
         fileio_check_size(in, max_mb * 1000000);
         fileio_check_out(out, ins, 1); /* neither FILE nor FILE.tmp may be MESH */
+        fileio_split(out, out_dir, sizeof out_dir, &base);
+        co.out = out_dir; /* FILE's directory: checked writable already */
         dist_mute_end(mute);
     }
-    co.out = *out ? out : "results";
+    dist_opts_finish(&co);
     dist_ctx d;
     dist_init(&argc, &argv, &d);
     int gpu = !strcmp(backend, "gpu");

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Distributed neighbours (issue 14): hashmesh/neighbors-mpi under mpirun, P = 1, 2, 4 (and 3,
+# Distributed neighbours: hashmesh/neighbors-mpi under mpirun, P = 1, 2, 4 (and 3,
 # 5 for odd shares), CPU backend (MPI only); GPU backend where GPUs exist (else SKIP lines).
 #   - the same output as the serial hashmesh/neighbors, cell by cell, on awkward meshes: a
 #     hand-checked one, ranks owning one cell, levmax 0, a rank boundary through a refined
 #     region, levmax 10 next to coarse cells; random generated meshes (--exp=scaling verifies
 #     every face against the serial CPU hash and exits 1 on a mismatch);
 #   - bad input: more ranks than cells, a mesh that differs between ranks, a bad mesh file,
-#     a bad option, (GPU machine) more ranks than GPUs: exit != 0 on every rank, ONE error line
-#     from rank 0, no output file, and no hang (every mpirun runs under a timeout).
+#     a bad option, (GPU machine) more ranks than GPUs: exit != 0, ONE error line from rank 0,
+#     no output file, and no hang (every mpirun runs under a timeout); on 3 ranks (bad option,
+#     missing input, malformed file, more ranks than cells, --reps=0, bad --out) each rank's
+#     own exit code is recorded and must be the same non-zero code on every rank.
 # SKIP (77) where mpirun is missing; FAIL where it exists but neighbors-mpi was not built.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -97,6 +99,40 @@ mkdir -p $tmp/adir
 bad_run 2 'cannot write .*adir: it is a directory' $tmp/adir.none -- mpi 2 $nm --in=$tmp/hand.txt --out=$tmp/adir
 bad_run 2 "unknown option '--bogus'" $tmp/ob.txt -- mpi 2 $nm --bogus
 out=$(mpi 2 $nm --help 2>&1); [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q -- '--backend=V' || cli_fail "--help under mpirun"
+
+# ---- bad input on 3 ranks: ONE line from rank 0, the same non-zero exit on EVERY rank (each
+# rank's own exit code is recorded by a wrapper; Open MPI 4 is told not to end the other ranks
+# at the first non-zero exit, so a rank that would hang shows as a timeout), no output file
+printf 'amr2d 2 1 1\n0 0 0\n3 x 1\n' > $tmp/malformed.txt
+printf 'amr2d 2 1 0\n0 0 0\n1 0 0\n' > $tmp/two.txt
+per_rank=0
+mpirun --version 2>/dev/null | grep -Eq 'Open MPI\) [1-4]\.' && per_rank=1
+bad3() { # bad3 WANT_RC REGEX OUTFILE -- ARGS...
+  local want=$1 re=$2 outf=$3; shift 4
+  bad_run "$want" "$re" "$outf" -- mpi 3 $nm "$@"
+  [ $per_rank -eq 1 ] || return 0
+  local out rc r
+  rm -f $tmp/rc.*
+  out=$(OMPI_MCA_orte_abort_on_non_zero_status=0 timeout "$MPI_TIMEOUT" mpirun "${flags[@]}" -np 3 \
+    sh -c '"$@"; rc=$?; echo $rc > "$RC_DIR/rc.$OMPI_COMM_WORLD_RANK"; exit $rc' sh $nm "$@" 2>&1); rc=$?
+  [ $rc -eq 124 ] && { cli_fail "hang (timeout), per-rank run: $*"; return 0; }
+  [ "$(printf '%s\n' "$out" | grep -c '^error:')" -eq 1 ] || cli_fail "per-rank run $*: not one error line"
+  for r in 0 1 2; do
+    [ -s $tmp/rc.$r ] || { cli_fail "$*: rank $r did not exit by itself"; continue; }
+    [ "$(cat $tmp/rc.$r)" -eq "$want" ] || cli_fail "$*: rank $r exit $(cat $tmp/rc.$r), want $want"
+  done
+  [ -e "$outf" ] || [ -e "$outf.tmp" ] && cli_fail "$*: output file created (per-rank run)"
+  return 0
+}
+export RC_DIR=$tmp
+bad3 2 "unknown option '--bogus'" $tmp/b1.txt -- --bogus --in=$tmp/hand.txt --out=$tmp/b1.txt
+bad3 2 'cannot read .*missing\.txt' $tmp/b2.txt -- --in=$tmp/missing.txt --out=$tmp/b2.txt
+bad3 2 'malformed\.txt:3: malformed cell line' $tmp/b3.txt -- --in=$tmp/malformed.txt --out=$tmp/b3.txt
+bad3 2 'two\.txt: 2 cell\(s\) for 3 ranks: every rank needs at least one cell' $tmp/b4.txt -- --in=$tmp/two.txt --out=$tmp/b4.txt
+bad3 2 'at least one timed sample' $tmp/b5/x.dat -- --exp=scaling --reps=0 --out=$tmp/b5
+touch $tmp/afile
+bad3 2 'cannot write --out=.*afile is not a directory' $tmp/afile/x -- --exp=scaling --out=$tmp/afile/x
+[ $per_rank -eq 1 ] || echo "note: per-rank exit codes checked with Open MPI <= 4 only (this mpirun: $(mpirun --version 2>/dev/null | head -1))"
 
 # ---- GPU backend: SKIP without GPUs; with them the same output, and one rank too many refused
 out=$(mpi 1 $nm --in=$tmp/center.txt --out=$tmp/center_gpu1.txt --backend=gpu 2>&1); rc=$?
