@@ -1,5 +1,5 @@
-/* fractals/compact.cuh -- the kernels of the automaton on COMPACT storage (compact.h) and
- * their launch shape; used by compact.cu and tests/gpu/test_fractals_compact_device.cu.
+/* fractals/compact.cuh -- the kernels of ca, sw, rd (section 6) on COMPACT storage (compact.h;
+ * section 7, future work) and their launch shape; used by compact.cu and the GPU test.
  *
  *   compact_launch P; compact_launch_init(&P, f, r, err, errsize)   (host; -1 + reason)
  *   k_compact_init<<<P.blocks, P.threads>>>(P, c, seed)      start state (driver.cuh values)

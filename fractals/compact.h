@@ -1,6 +1,7 @@
-/* fractals/compact.h -- COMPACT storage of an NBB fractal: k^r cells (n^H) instead of the
- * n x n embedded array, with the inverse map from embedded coordinates to the compact
- * numbering.  Plain C + HD (host-testable with cc, used by the kernels of compact.cu).
+/* fractals/compact.h -- COMPACT storage of an NBB fractal, k^r cells (n^H) instead of the n x n
+ * array, and the inverse map to it (the thesis's section 7, future work; numbering of 3.1).
+ *
+ * Plain C + HD (host-testable with cc, used by the kernels of compact.cuh).
  *
  * Paper: F. A. Quezada (UACh), section 7 (future work: "store only the fractal's data"),
  * beyond what the thesis implements.  The numbering is the construction by replication of

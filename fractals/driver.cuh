@@ -1,17 +1,21 @@
-/* fractals/driver.cuh -- host drivers: prepare one fractal level (buffers, inputs, CPU
- * references), verify a Map on a test, time it.  Reusable by any directory that defines
- * its own Map (tensorcore/ does): include this header and call the templates.
+/* fractals/driver.cuh -- one fractal level on the GPU (buffers, inputs, CPU references) and
+ * the verify-then-time case of a Map running a work kernel: the tests of section 6 (sw, rd, ca).
+ *
+ * Reusable by any directory that defines its own Map (tensorcore/ does): include this header
+ * and call the templates.  "work" is what the thesis calls the tests (pruebas) of section 6:
+ * the kernel that runs after the map (--work=sw|rd|ca).
  *
  *   fractal_problem p;
- *   fractal_problem_init(&p, f, r, FRACTAL_TESTS_ALL, seed, stream);   // or a bit mask
- *   unsigned long long bad = fractal_check(map, &p, FRACTAL_SW, "label"); // 0 = correct
- *   bench_stats st = fractal_time(map, &p, FRACTAL_SW, &opts);         // ms per launch
+ *   fractal_problem_init(&p, f, r, FRACTAL_TESTS_ALL, seed, stream);    // or a bit mask
+ *   bench_stats st = fractal_measure(map, &p, FRACTAL_SW, "label", &opts, &dat);  // verified, timed
+ *   unsigned long long bad = fractal_check(map, &p, FRACTAL_SW, "label");   // 0 = correct (tests)
  *   fractal_problem_free(&p);
  *
- * What the checks compare (paper section 6 tests; see kernels.cuh for the kernels):
- *   sw  (1) k_cover: every cell of the n x n array is reached by exactly as many threads as
- *           the reference membership (fractal_member, digit by digit) says: 1 or 0;
- *       (2) k_sw into an array poisoned with 0: exactly the fractal cells hold 1.
+ * fractal_measure is common/runcase.h's run_case_time on the case (poison, run once, check,
+ * then bench.h); a mismatch exits 1 and no data file is left.  What the checks compare:
+ *   sw  (1) the write into an array poisoned with 0: exactly the fractal cells hold 1;
+ *       (2) k_cover: every cell of the n x n array is reached by exactly as many threads as
+ *           the reference membership (fractal_member, digit by digit) says: 1 or 0.
  *   rd  the sum over fractal cells of a deterministic input in 1..255 on EVERY cell (so a
  *       thread reading a non-fractal cell or a cell twice changes the sum), compared
  *       exactly with a CPU sum over the fractal's cells built by replication.
@@ -28,14 +32,16 @@
 #include "../common/check.h"
 #include "../common/bench.h"
 #include "../common/args.h"
+#include "../common/datfile.h"
+#include "../common/runcase.h"
 #include "kernels.cuh"
 
 enum { FRACTAL_SW = 0, FRACTAL_RD = 1, FRACTAL_CA = 2 };
-#define FRACTAL_TESTS_ALL 7u          /* bit (1 << test) per test */
+#define FRACTAL_TESTS_ALL 7u          /* bit (1 << work) per work kernel: all three */
 #define FRACTAL_CA_CHECK_STEPS 4      /* automaton steps compared with the CPU */
 #define FRACTAL_SW_VALUE 1            /* the constant sw writes (the buffer is poisoned with 0) */
 
-static inline const char *fractal_test_name(int t) { return t == FRACTAL_SW ? "sw" : t == FRACTAL_RD ? "rd" : "ca"; }
+static inline const char *fractal_work_name(int w) { return w == FRACTAL_SW ? "sw" : w == FRACTAL_RD ? "rd" : "ca"; }
 
 /* Deterministic inputs from the seed (same function on host and device). */
 static inline HD uint32_t fractal_hash(uint32_t x, uint32_t y, uint64_t seed)
@@ -242,12 +248,13 @@ static inline unsigned long long fractal_check_member_bytes(fractal_problem *p)
     return fractal_read_wrong(p);
 }
 
-/* ---- launches of the tests for a Map ------------------------------------------------ */
+/* ---- one work kernel under a Map: the verify-then-time case (common/runcase.h) -------- */
 
+/* One launch of the work kernel `work` (sw, rd or ca) with map m. */
 template <class Map>
-static inline void fractal_launch_test(const Map &m, fractal_problem *p, int test)
+static inline void fractal_launch_test(const Map &m, fractal_problem *p, int work)
 {
-    switch (test) {
+    switch (work) {
     case FRACTAL_SW: k_sw<Map><<<m.grid, m.block, 0, p->stream>>>(m, p->d_a, p->n, (uint8_t)FRACTAL_SW_VALUE); break;
     case FRACTAL_RD: k_rd<Map><<<m.grid, m.block, 0, p->stream>>>(m, p->d_data, p->n, p->d_sum); break;
     default: {
@@ -258,77 +265,132 @@ static inline void fractal_launch_test(const Map &m, fractal_problem *p, int tes
     }
 }
 
-/* Correctness run of `test` for map m: returns the number of wrong elements (0 = pass) and
- * prints the reason on stderr.  `label` names the configuration in the message. */
+/* The case: map m running `work` on problem p.  map_check (optional, NULL: none) is a
+ * further check of the map itself that the case runs first (tensorcore/ compares every
+ * thread of a tensor-core map with the classic lambda). */
 template <class Map>
-static inline unsigned long long fractal_check(const Map &m, fractal_problem *p, int test, const char *label)
+struct fractal_case_ctx {
+    Map m;
+    fractal_problem *p;
+    int work;
+    const char *label;
+    unsigned long long (*map_check)(const Map &m, const fractal_problem *p, const char *label);
+};
+
+/* Poison: sw's output 0 (sw writes FRACTAL_SW_VALUE), rd's sum 0, ca's state the start
+ * state of the CPU reference (both ping-pong arrays, step parity 0). */
+template <class Map>
+static void fractal_case_poison(void *ctx)
 {
-    if (!(p->tests & (1u << test))) DIE("fractal_check: test %s was not prepared", fractal_test_name(test));
-    unsigned long long wrong = 0;
-    if (test == FRACTAL_SW) {
-        CHECK_CUDA(cudaMemsetAsync(p->d_a, 0, p->cells + 4, p->stream));
-        k_cover<Map><<<m.grid, m.block, 0, p->stream>>>(m, (uint32_t *)p->d_a, p->n);
-        CHECK_LAUNCH();
-        wrong = fractal_check_member_bytes(p);
-        if (wrong) {
-            fprintf(stderr, "error: %s: coverage: %llu cells not reached exactly once (or reached outside the fractal)\n", label, wrong);
-            return wrong;
-        }
-        CHECK_CUDA(cudaMemsetAsync(p->d_a, 0, p->cells + 4, p->stream)); /* poison: 0 != FRACTAL_SW_VALUE */
-        fractal_launch_test(m, p, FRACTAL_SW);
-        CHECK_LAUNCH();
-        wrong = fractal_check_member_bytes(p);
-        if (wrong) fprintf(stderr, "error: %s: sw: %llu cells wrong after the write\n", label, wrong);
-    } else if (test == FRACTAL_RD) {
-        unsigned long long got = 0;
-        CHECK_CUDA(cudaMemsetAsync(p->d_sum, 0, sizeof got, p->stream));
-        fractal_launch_test(m, p, FRACTAL_RD);
-        CHECK_LAUNCH();
-        CHECK_CUDA(cudaStreamSynchronize(p->stream));
-        CHECK_CUDA(cudaMemcpy(&got, p->d_sum, sizeof got, cudaMemcpyDeviceToHost));
-        if (got != p->ref_sum) {
-            fprintf(stderr, "error: %s: rd: sum %llu, expected %llu\n", label, got, p->ref_sum);
-            wrong = 1;
-        }
-    } else {
+    fractal_case_ctx<Map> *c = (fractal_case_ctx<Map> *)ctx;
+    fractal_problem *p = c->p;
+    if (!(p->tests & (1u << c->work))) DIE("%s: work %s was not prepared", c->label, fractal_work_name(c->work));
+    if (c->work == FRACTAL_SW) CHECK_CUDA(cudaMemsetAsync(p->d_a, 0, p->cells + 4, p->stream));
+    else if (c->work == FRACTAL_RD) CHECK_CUDA(cudaMemsetAsync(p->d_sum, 0, sizeof *p->d_sum, p->stream));
+    else {
         k_fractal_fill_ca<<<p->grid_fill, 256, 0, p->stream>>>(p->d_a, p->f, p->r, p->n, p->cells, p->seed);
         CHECK_LAUNCH();
         CHECK_CUDA(cudaMemcpyAsync(p->d_b, p->d_a, p->cells, cudaMemcpyDeviceToDevice, p->stream));
         p->ca_parity = 0;
-        for (int t = 0; t < FRACTAL_CA_CHECK_STEPS; t++) {
-            fractal_launch_test(m, p, FRACTAL_CA);
-            CHECK_LAUNCH();
-        }
-        CHECK_CUDA(cudaMemsetAsync(p->d_wrong, 0, sizeof(unsigned long long), p->stream));
-        k_fractal_count_diff<<<p->grid_fill, 256, 0, p->stream>>>(p->ca_parity ? p->d_b : p->d_a, p->d_ref, p->cells, p->d_wrong);
-        CHECK_LAUNCH();
-        wrong = fractal_read_wrong(p);
-        if (wrong) fprintf(stderr, "error: %s: ca: %llu cells differ from the CPU after %d steps\n", label, wrong, FRACTAL_CA_CHECK_STEPS);
     }
+}
+
+/* The timed work: one launch (ca: one step). */
+template <class Map>
+static void fractal_case_run(void *ctx, cudaStream_t stream)
+{
+    fractal_case_ctx<Map> *c = (fractal_case_ctx<Map> *)ctx;
+    (void)stream; /* == c->p->stream */
+    fractal_launch_test(c->m, c->p, c->work);
+}
+
+/* sw after one run: exactly the fractal cells hold FRACTAL_SW_VALUE; then the coverage:
+ * k_cover counts the threads reaching each cell, every one must match the reference
+ * membership (1 inside the fractal, 0 outside). */
+template <class Map>
+static unsigned long long fractal_check_sw(fractal_case_ctx<Map> *c)
+{
+    fractal_problem *p = c->p;
+    unsigned long long wrong = fractal_check_member_bytes(p);
+    if (wrong) {
+        fprintf(stderr, "error: %s: sw: %llu cells wrong after the write\n", c->label, wrong);
+        return wrong;
+    }
+    CHECK_CUDA(cudaMemsetAsync(p->d_a, 0, p->cells + 4, p->stream));
+    k_cover<Map><<<c->m.grid, c->m.block, 0, p->stream>>>(c->m, (uint32_t *)p->d_a, p->n);
+    CHECK_LAUNCH();
+    wrong = fractal_check_member_bytes(p);
+    if (wrong) fprintf(stderr, "error: %s: coverage: %llu cells not reached exactly once (or reached outside the fractal)\n", c->label, wrong);
     return wrong;
 }
 
-template <class Map>
-struct fractal_bench_ctx {
-    Map m;
-    fractal_problem *p;
-    int test;
-};
-
-template <class Map>
-static void fractal_bench_fn(void *ctx, cudaStream_t stream)
+/* rd after one run: the sum equals the CPU sum over the fractal's cells exactly. */
+static inline unsigned long long fractal_check_rd(fractal_problem *p, const char *label)
 {
-    fractal_bench_ctx<Map> *c = (fractal_bench_ctx<Map> *)ctx;
-    (void)stream; /* == c->p->stream */
-    fractal_launch_test(c->m, c->p, c->test);
+    unsigned long long got = 0;
+    CHECK_CUDA(cudaStreamSynchronize(p->stream));
+    CHECK_CUDA(cudaMemcpy(&got, p->d_sum, sizeof got, cudaMemcpyDeviceToHost));
+    if (got == p->ref_sum) return 0;
+    fprintf(stderr, "error: %s: rd: sum %llu, expected %llu\n", label, got, p->ref_sum);
+    return 1;
 }
 
-/* Times one launch of `test` with map m (bench.h: warm-ups, reps samples of batch launches). */
+/* ca after one step: FRACTAL_CA_CHECK_STEPS - 1 more steps, then byte for byte equal to the
+ * CPU automaton after FRACTAL_CA_CHECK_STEPS steps. */
 template <class Map>
-static inline bench_stats fractal_time(const Map &m, fractal_problem *p, int test, const common_opts *c)
+static unsigned long long fractal_check_ca(fractal_case_ctx<Map> *c)
 {
-    fractal_bench_ctx<Map> ctx = {m, p, test};
-    return bench_gpu(fractal_bench_fn<Map>, &ctx, p->stream, c->warmup, c->reps, c->batch);
+    fractal_problem *p = c->p;
+    for (int t = 1; t < FRACTAL_CA_CHECK_STEPS; t++) {
+        fractal_launch_test(c->m, p, FRACTAL_CA);
+        CHECK_LAUNCH();
+    }
+    CHECK_CUDA(cudaMemsetAsync(p->d_wrong, 0, sizeof(unsigned long long), p->stream));
+    k_fractal_count_diff<<<p->grid_fill, 256, 0, p->stream>>>(p->ca_parity ? p->d_b : p->d_a, p->d_ref, p->cells, p->d_wrong);
+    CHECK_LAUNCH();
+    unsigned long long wrong = fractal_read_wrong(p);
+    if (wrong) fprintf(stderr, "error: %s: ca: %llu cells differ from the CPU after %d steps\n", c->label, wrong, FRACTAL_CA_CHECK_STEPS);
+    return wrong;
+}
+
+/* The case's check after one run: the map's own check (if any), then the work's. */
+template <class Map>
+static size_t fractal_case_check(void *ctx)
+{
+    fractal_case_ctx<Map> *c = (fractal_case_ctx<Map> *)ctx;
+    unsigned long long bad = c->map_check ? c->map_check(c->m, c->p, c->label) : 0;
+    if (!bad) bad = c->work == FRACTAL_SW ? fractal_check_sw(c) : c->work == FRACTAL_RD ? fractal_check_rd(c->p, c->label)
+                                                                                           : fractal_check_ca(c);
+    return (size_t)bad;
+}
+
+template <class Map>
+static inline run_case fractal_case(fractal_case_ctx<Map> *c)
+{
+    run_case rc = {c->label, c, fractal_case_poison<Map>, fractal_case_run<Map>, NULL, fractal_case_check<Map>};
+    return rc;
+}
+
+/* Correctness run of `work` for map m: the number of wrong elements (0 = pass), the reason
+ * on stderr.  `label` names the configuration in the message. */
+template <class Map>
+static inline unsigned long long fractal_check(const Map &m, fractal_problem *p, int work, const char *label)
+{
+    fractal_case_ctx<Map> c = {m, p, work, label, NULL};
+    run_case rc = fractal_case(&c);
+    return run_case_verify(&rc, p->stream);
+}
+
+/* Verified, then timed (ms per launch): run_case_time, so a mismatch exits 1 with no data
+ * file (the spread warning goes into d). */
+template <class Map>
+static inline bench_stats fractal_measure(const Map &m, fractal_problem *p, int work, const char *label, const common_opts *o,
+                                          datfile *d,
+                                          unsigned long long (*map_check)(const Map &, const fractal_problem *, const char *) = NULL)
+{
+    fractal_case_ctx<Map> c = {m, p, work, label, map_check};
+    run_case rc = fractal_case(&c);
+    return run_case_time(&rc, o, p->stream, d);
 }
 
 #endif

@@ -1,30 +1,31 @@
-# fractals/experiments.mk -- one rule per figure's data (CONVENTIONS.md, section 7).
-# Speedup sweeps (section 6 tests): every fractal of Table 1, every level whose n x n byte
-# array fits (sw: 2^32 cells, rd/ca: 2^30; QUICK: /256), rho = 8 16 32 (s=2), 9 27 (s=3),
-# 4 16 (s=4), maps bb, lambda, lambda-thread.
-# Each sweep also writes fractals_best_<test>.dat (each map at its fastest rho).
+# fractals/experiments.mk -- one make rule per data file, each a run of one experiment
+# (./fractals --exp=list, ./compact --exp=list); the figures they feed are in README.md.
+# Speedup sweeps (the work kernels of section 6): every fractal of Table 1, every level whose
+# n x n byte array fits (sw: 2^32 cells, rd/ca: 2^30; QUICK: /256), rho = 8 16 32 (s=2),
+# 9 27 (s=3), 4 16 (s=4), maps bb, lambda, lambda-thread, lambda-par.
+# Each sweep also writes fractals_best_<work>.dat (each map at its fastest rho).
 run: $(RESDIR)/fractals_speedup_sw.dat $(RESDIR)/fractals_speedup_rd.dat $(RESDIR)/fractals_speedup_ca.dat \
      $(RESDIR)/fractals_best_sw.dat $(RESDIR)/fractals_best_rd.dat $(RESDIR)/fractals_best_ca.dat \
      $(RESDIR)/fractals_ratio.dat $(RESDIR)/fractals_shapes.dat $(RESDIR)/fractals_layout.dat \
      $(RESDIR)/fractals_compact_sierpinski-triangle.dat $(RESDIR)/fractals_compact_sierpinski-carpet.dat
 
 $(RESDIR)/fractals_speedup_%.dat $(RESDIR)/fractals_best_%.dat: fractals
-	./fractals --test=$* $(RUNFLAGS) --out=$(RESDIR)
+	./fractals --exp=speedup --work=$* $(RUNFLAGS) --out=$(RESDIR)
 
 # Parallel-space / memory ratio bb/lambda vs n (section 4, (s^2/k)^rb); computed on the host.
 $(RESDIR)/fractals_ratio.dat: fractals
-	./fractals --ratios --out=$(RESDIR)
+	./fractals --exp=ratio --out=$(RESDIR)
 
 # The cells of each fractal at a small level (Table 1's pictures); computed on the host.
 $(RESDIR)/fractals_shapes.dat: fractals
-	./fractals --shapes --out=$(RESDIR)
+	./fractals --exp=shapes --out=$(RESDIR)
 
 # Thread layouts of bb and lambda (thesis Figs. 4 and 5); computed on the host.
 $(RESDIR)/fractals_layout.dat: fractals
-	./fractals --layouts --out=$(RESDIR)
+	./fractals --exp=layout --out=$(RESDIR)
 
 # The ca on compact storage (k^r cells) up to the largest level whose two states fit on the
 # GPU (Sierpinski r = 22 on 80 GB), checked against the embedded ca where that fits too
 # (beyond the thesis, section 7).  5 samples: a step at r = 22 takes about a second.
 $(RESDIR)/fractals_compact_%.dat: compact
-	./compact --fractal=$* --warmup=1 --reps=5 $(RUNFLAGS) --out=$(RESDIR)
+	./compact --exp=storage --fractal=$* --warmup=1 --reps=5 $(RUNFLAGS) --out=$(RESDIR)

@@ -1,5 +1,5 @@
-/* fractals/fractal.h -- the NBB fractal family and the block-space map lambda(omega),
- * as plain HD functions (host-testable with cc, usable on the device with nvcc).
+/* fractals/fractal.h -- the NBB fractals of Table 1 (section 3) and the block-space map
+ * lambda(omega) (section 4, eqs. 1-6) as plain HD functions (host-testable with cc, nvcc too).
  *
  * Paper: F. A. Quezada, "Acelerando ecuaciones de mapeo de hilos de GPU para fractales 2D
  * empotrados utilizando Tensor Cores" (UACh), section 3.1 (Table 1: the NBB family) and

@@ -1,5 +1,5 @@
-/* fractals/kernels.cuh -- the test kernels of section 6 (sw, rd, ca), templated on a thread
- * map, and the maps of this directory (bb, lambda).  CUDA C++ (templates).
+/* fractals/kernels.cuh -- the work kernels sw, rd, ca (the tests of section 6) templated on a
+ * thread map, and the maps bb and lambda(omega) (sections 3-4).  CUDA C++ (templates).
  *
  * ===== Names other directories use (stable; tensorcore/ builds on them) ================
  *
@@ -31,8 +31,8 @@
  *     k_cover<Map>(m, count, n)        count[cell]++ (byte counters in 32-bit atomics):
  *                                      coverage check, every cell must end at exactly 1
  * Host drivers (verify + time a kernel for a given Map) are in fractals/driver.cuh:
- *     fractal_problem_init/free, fractal_check<Map>(m, &p, test, label), fractal_time<Map>(m, &p, test, &opts),
- *     fractal_launch_test<Map>(m, &p, test) (one launch).
+ *     fractal_problem_init/free, fractal_measure<Map>(m, &p, work, label, &opts, &dat) (verified,
+ *     then timed), fractal_check<Map>(m, &p, work, label), fractal_launch_test<Map>(m, &p, work).
  *
  * The automaton (ca, paper section 6: "Game of Life rules on the Moore neighbourhood,
  * counting only neighbours that belong to the fractal"): state 1 = alive, 0 = dead; a cell

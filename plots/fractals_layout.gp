@@ -2,7 +2,7 @@
 # (Quezada, UACh, Fig. 4: Vicsek, bb vs lambda; Fig. 5: Sierpinski r = 6 with 8 x 8 blocks,
 # "green = wasted threads"), here for the Sierpinski triangle, Vicsek and the carpet.
 # inputs: fractals_layout.dat
-# Reads datadir/fractals_layout.dat (host, ./fractals --layouts): one row per launched thread.
+# Reads datadir/fractals_layout.dat (host, ./fractals --exp=layout): one row per launched thread.
 # Rows of panels: one fractal each.  Columns: (1) bb's parallel space (= the n x n box);
 # (2) lambda's compact parallel space (px, py); (3) the data space, each cell in the colour
 # of the lambda block that handles it.  A thread's colour is its block (cycled); green =

@@ -1,5 +1,5 @@
 # plots/tensorcore_mapcost.gp -- how much of the sw kernel's time the map takes (no paper
-# figure; asked for by the issue next to Fig. 10 of Quezada, tensor-core lambda_tc).
+# figure; measured next to Fig. 10 of Quezada, tensor-core lambda_tc, in the same sweep).
 # inputs: tensorcore_fig10_sw.dat
 # Reads datadir/tensorcore_fig10_sw.dat.  One panel per rho (8, 16, 32); x: n = 2^r (log2);
 # y: speedup over fractals' lambda (speedup_x).  `table` is the sw kernel with lambda looked up

@@ -2,7 +2,7 @@
 # "the encodings apply to every NBB fractal"): speedup T(lambda) / T(map) of v1's encoding
 # (WMMA v1, mma on registers) and of the controls redux and table, test sw.
 # inputs: tensorcore_nbb_candelabra_sw.dat tensorcore_nbb_vicsek_sw.dat tensorcore_nbb_sierpinski-carpet_sw.dat tensorcore_nbb_h-fractal_sw.dat
-# Reads datadir/tensorcore_nbb_<fractal>_sw.dat (./tensorcore --fractal=<fractal> --test=sw, `make -C tensorcore nbb`;
+# Reads datadir/tensorcore_nbb_<fractal>_sw.dat (./tensorcore --exp=nbb --fractal=<fractal> --work=sw, `make -C tensorcore nbb`;
 # the GPU is named from the files' '# gpu:' line, not from a directory).
 # Panels: one per fractal.  x: n = s^r (log); y: speedup_x (> 1 = faster than lambda).
 # Solid: the larger rho of the sweep (27, s = 3); dashed: the smaller (9).  candy (s = 4, in the

@@ -1,5 +1,7 @@
-/* tensorcore/kernels.cuh -- verification kernels for the tensor-core maps (maps.cuh).
- * The test kernels themselves (k_sw, k_rd, k_ca, k_cover) are fractals/kernels.cuh's,
+/* tensorcore/kernels.cuh -- verification kernels for the tensor-core maps of section 5
+ * (maps.cuh): every thread's cell against the classic lambda (eqs. 1-6).
+ *
+ * The work kernels themselves (k_sw, k_rd, k_ca, k_cover) are fractals/kernels.cuh's,
  * instantiated with our Maps.
  *
  *   k_tc_check<Map>(m, stats)   every thread of every block: thread_cell() against

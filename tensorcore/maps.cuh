@@ -1,7 +1,8 @@
-/* tensorcore/maps.cuh -- the tensor-core thread maps lambda_tc(omega) (Quezada, section 5)
- * as Maps for fractals/kernels.cuh (k_sw, k_rd, k_ca, k_cover): a Map has `dim3 grid,
- * block` and `__device__ bool thread_cell(x, y) const`, called by every thread once at
- * kernel start (warp-wide MMAs and barriers run inside it).
+/* tensorcore/maps.cuh -- the tensor-core thread maps lambda_tc(omega) v1, v2, v3 (Quezada,
+ * section 5.1-5.3), ours on mma.sync, and the controls, as Maps for fractals/kernels.cuh.
+ *
+ * A Map has `dim3 grid, block` and `__device__ bool thread_cell(x, y) const`, called by every
+ * thread once at kernel start (warp-wide MMAs and barriers run inside it).
  *
  *   tc_v1_map    section 5.1: one WMMA 16x16x16 per block (warp 0), B in shared memory,
  *                D[0][0], D[0][1] shared with the block through shared memory (2 barriers)

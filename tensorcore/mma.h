@@ -1,7 +1,8 @@
-/* tensorcore/mma.h -- lambda(omega) written as tensor-core products D = A x B + C
- * (Quezada, "Acelerando ecuaciones de mapeo de hilos de GPU para fractales 2D empotrados
- * utilizando Tensor Cores", section 5; the paper's file is
- * ../shared/papers/tensor-cores-fractal-thread-maps-es.txt).
+/* tensorcore/mma.h -- lambda(omega) written as tensor-core products D = A x B + C: the fragment
+ * encodings of v1, v2, v3 and their exactness (Quezada, section 5; eqs. 7-10).
+ *
+ * Paper: F. A. Quezada, "Acelerando ecuaciones de mapeo de hilos de GPU para fractales 2D
+ * empotrados utilizando Tensor Cores" (UACh).
  *
  * Plain C + HD, no CUDA header: the host tests (tests/host/test_tensorcore_mma.c) build
  * every fragment of every variant on the host and multiply it here with the tensor core's

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tensorcore/spread.sh OUT.dat RUN1.dat RUN2.dat [RUN3.dat ...] -- the run-to-run spread of
-# every speedup of Fig. 10 over repeated runs of ./tensorcore (same test, same GPU); only
-# the configurations of RUN1 present in every run are reported.
+# every speedup of Fig. 10 (section 6) over repeated runs of ./tensorcore (same work kernel and
+# GPU); only the configurations of RUN1 present in every run are reported.
 # Per (r, rho, map): the speedup_x of each run (lambda median / map median, same run), their
 # median, min and max, and the run-to-run spread of the classic lambda itself
 # (lambda_spread_pct = (max - min) / median of lambda's median_ms over the runs): an

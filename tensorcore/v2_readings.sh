@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tensorcore/v2_readings.sh IN.dat OUT.dat -- both readings of variant 2 (section 5.2, Fig. 8)
-# from a measured tensorcore_fig10_<test>.dat (no new measurement: a re-pairing of its rows).
+# from a measured tensorcore_fig10_<work>.dat (no new measurement: a re-pairing of its rows).
 #   reading 1 (implemented): rho is the real block, split into (rho/2)^2 sub-blocks; compared
 #             with lambda at the same rho (this is Fig. 10's speedup_x);
 #   reading 2: rho is the sub-block, inside a real block of 2 rho; compared with lambda at
