@@ -180,16 +180,19 @@ function x_parse(s, deffile,   w, n, i, t, started) {
     if (X_nt == 2 && TC[2] == "") TC[2] = TC[1]
     X_fb = trim(X_fb)
 }
-# FILE may hold one set of alternatives in braces: run{1,2,3}/x.dat -> run1/x.dat run2/x.dat
-# run3/x.dat, read as one table (a second term without a file of its own reads the file of
-# the first term's row).  Sets FN[t] and FL[t, 1..FN[t]].
-function x_files(t,   f, i, j, pre, alt, post, n, a) {
-    f = TF[t]; FN[t] = 0
-    if ((i = index(f, "{")) && (j = index(f, "}")) > i) {
-        pre = substr(f, 1, i - 1); alt = substr(f, i + 1, j - i - 1); post = substr(f, j + 1)
-        n = split(alt, a, ",")
-        for (i = 1; i <= n; i++) FL[t, ++FN[t]] = resolve(pre a[i] post)
-    } else FL[t, ++FN[t]] = resolve(f)
+# FILE may hold alternatives in braces: run{1,2,3}/x.dat -> run1/x.dat run2/x.dat run3/x.dat,
+# read as one table (every combination when there are several braces; a second term without
+# a file of its own reads the file of the first term's row).  Sets FN[t], FL[t, 1..FN[t]].
+function x_files(t,   q, nq, k, f, i, j, pre, alt, post, n, a, done) {
+    nq = 1; q[1] = TF[t]; FN[t] = 0
+    for (k = 1; k <= nq; k++) {
+        f = q[k]
+        if ((i = index(f, "{")) && (j = index(f, "}")) > i) {
+            pre = substr(f, 1, i - 1); alt = substr(f, i + 1, j - i - 1); post = substr(f, j + 1)
+            n = split(alt, a, ",")
+            for (i = 1; i <= n; i++) q[++nq] = pre a[i] post
+        } else FL[t, ++FN[t]] = resolve(f)
+    }
     for (i = 1; i <= FN[t]; i++) if (!load(FL[t, i])) { ERR = "no data file " FL[t, i]; return }
 }
 # the conditions of term t: its own, and for the second term those of the first it does not
@@ -505,9 +508,15 @@ function t_generate(   i, j, k, nl, lines, nv, nk, key, vals, cnt, idx, out, ng,
     XTRA_N = 0
     return ng
 }
-# one template line: {KEY} -> the loop value, {EXPR} -> the formatted value
-function t_fill(s, nk,   out, e, k, v, j, fmt) {
-    out = ""
+# one template line: {KEY} -> the loop value, {EXPR} -> the formatted value; a table cell
+# (text between '|') with an expression that selects no row and has '?TEXT' becomes TEXT
+function t_fill(s, nk,   n, c, i, out) {
+    n = split(s, c, "|"); out = ""
+    for (i = 1; i <= n; i++) out = out (i > 1 ? "|" : "") t_cell(c[i], nk)
+    return out
+}
+function t_cell(s, nk,   out, e, k, v, j, fmt, fb) {
+    out = ""; fb = ""
     while ((j = index(s, "{")) > 0) {
         out = out substr(s, 1, j - 1); s = substr(s, j + 1)
         if ((j = index(s, "}")) == 0) { failat(T_LINE, "table template: '{' without '}'"); return out s }
@@ -517,18 +526,19 @@ function t_fill(s, nk,   out, e, k, v, j, fmt) {
         if (v == "") {
             x_parse(e, T_FILE)
             if (ERR == "") x_eval()
-            R_NUMS[RF]++; R_CELLS[RF]++
             if (ERR != "") { failat(T_LINE, "table: {" e "}: " ERR); v = "?" }
             else if (X_rows == 0) {
-                if (X_hasfb) { v = X_fb; R_NUMS[RF]--; R_CELLS[RF]-- }
+                if (X_hasfb) { fb = X_fb; v = "" }
                 else { failat(T_LINE, "table: {" e "}: no row of the data matches"); v = "?" }
             } else {
+                R_NUMS[RF]++; R_CELLS[RF]++
                 fmt = (X_fmt != "") ? X_fmt : "%.2f"
                 v = (X_agg == "range" && X_lo != X_hi) ? sprintf(fmt, X_lo) "–" sprintf(fmt, X_hi) : sprintf(fmt, X_lo)
             }
         }
         out = out v
     }
+    if (fb != "") return " " fb " "
     return out s
 }
 function t_compare(   i, ng, f0, diff, stale) {
