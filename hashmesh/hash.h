@@ -43,7 +43,7 @@ static inline HD void hash_neigh1d_read(const int *t, long m, long b, int self, 
 
 /* 2D neighbour probes (Listing 2, lines 28-34): the finest bucket (x[f], y[f]) just across
  * face f (left, right, bottom, top) at the cell's lower-left end; clamped at the domain edge,
- * where it is the cell itself.  Shared with the distributed code (dist.h: local tables). */
+ * where it is the cell itself.  Shared with the distributed code (mesh_partition.h: local tables). */
 static inline HD void hash_neigh2d_probe(long W, long H, int i, int j, int lev, int levmax, long x[4], long y[4])
 {
     long levmult = 1L << (levmax - lev);

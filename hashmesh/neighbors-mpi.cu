@@ -1,6 +1,6 @@
 /* neighbors-mpi.cu -- face neighbours of a 2D AMR mesh (Listing 2 of Robey, Nicholaeff,
  * Robey, "Hash-based algorithms for discretized data") over P MPI processes: Morton
- * partition, ghost cells, a local perfect hash per rank, global indices (hashmesh/dist.h).
+ * partition, ghost cells, a local perfect hash per rank, global indices (mesh_partition.h).
  *
  *   mpirun -np P hashmesh/neighbors-mpi --in=MESH --out=FILE [--backend=cpu|gpu]
  *       the same mesh file, output file and error lines as hashmesh/neighbors; every rank
@@ -18,7 +18,7 @@
 #include "../common/datfile.h"
 #include "../common/verify.h"
 #include "../common/fileio.h"
-#include "dist.h"
+#include "mesh_partition.h"
 #include "meshio.h"
 
 /* ---------------- GPU backend: the phases as kernels, the ghosts through NCCL ---------------- */

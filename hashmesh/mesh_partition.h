@@ -1,6 +1,8 @@
-/* hashmesh/dist.h -- 2D AMR face neighbours (Listing 2) over P processes (issue 14), after the
- * paper's open problem (sec. 5: "extensions ... to a heterogeneous MPI layer") and its use of
- * spatial order "to support partitioning across processors" (sec. 3.1).
+/* hashmesh/mesh_partition.h -- a 2D AMR mesh partitioned over P processes and its face
+ * neighbours (Listing 2) found per rank, after the paper's open problem (sec. 5: "extensions
+ * ... to a heterogeneous MPI layer") and its use of spatial order "to support partitioning
+ * across processors" (sec. 3.1).  The generic MPI/NCCL layer (start-up, verdicts, exchange
+ * patterns) is ../common/dist.h; this file is what hashmesh builds on it.
  *
  *   1. partition  Morton key of each cell's finest lower-left bucket, sorted with the CPU hash
  *                 sort of Listing 1 (keys are integers: dmin = 1); rank r owns the cells at
@@ -21,8 +23,8 @@
  *                 the neighbours come out as global cell indices.
  * The whole mesh is read (or generated) by every rank and steps 1-2 run on the host; steps
  * 3-5 are the per-step work (host or GPU). */
-#ifndef HASHMESH_DIST_H
-#define HASHMESH_DIST_H
+#ifndef HASHMESH_MESH_PARTITION_H
+#define HASHMESH_MESH_PARTITION_H
 
 #include <stdint.h>
 #include "../common/dist.h"
