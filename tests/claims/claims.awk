@@ -436,9 +436,10 @@ function do_comment(body, seg,   b) {
         # the claimed number (or range) is covered; the rest of the segment is prose
         do_claim(b, seg)
         count_prose(claim_rest(seg), "")
-    } else if (b == "paper" || b ~ /^paper[ :]/) count_prose(seg, "paper")
+    } else if (b == "paper" || b ~ /^paper[ :]/) { count_prose(cell_head(seg), ""); count_prose(cell_tail(seg), "paper") }
     else if (b ~ /^unsupported:/) {
-        sub(/^unsupported:[ ]*/, "", b); count_prose(seg, "unsupported"); do_unsupported(b, seg)
+        sub(/^unsupported:[ ]*/, "", b); count_prose(cell_head(seg), ""); count_prose(cell_tail(seg), "unsupported")
+        do_unsupported(b, seg)
     } else if (b ~ /^begin unsupported:/) {
         count_prose(seg, "")
         sub(/^begin unsupported:[ ]*/, "", b)
@@ -453,6 +454,9 @@ function do_comment(body, seg,   b) {
         fail("'" b "' must start a line")
     } else count_prose(seg, U_OPEN != "" ? "unsupported" : "")
 }
+# a marker covers the text since the previous comment, within its table cell
+function cell_tail(seg,   i) { while ((i = index(seg, "|")) > 0) seg = substr(seg, i + 1); return seg }
+function cell_head(seg,   t) { t = cell_tail(seg); return substr(seg, 1, length(seg) - length(t)) }
 # the segment without its last number (or range): what a claim does not cover
 function claim_rest(seg,   s, off, p) {
     s = seg; off = 0; p = 0
