@@ -1,7 +1,7 @@
 # plots/simplex2d_layout_maps.gp -- which block covers which cell, per map: the data form of
 # the drawings of arXiv:1609.01490 (Fig. 1, 2, 4) and arXiv:1610.07394 (Fig. 4).
 # inputs: simplex2d_layout_bb.dat simplex2d_layout_rb.dat simplex2d_layout_rec.dat simplex2d_layout_utm.dat simplex2d_layout_lambda-exact.dat simplex2d_layout_recursive.dat
-# Reads datadir/simplex2d_layout_<map>.dat (simplex2d --layout --n=32 --rho=4); output: outfile.
+# Reads datadir/simplex2d_layout_<map>.dat (simplex2d --exp=layout --n=32 --rho=4); output: outfile.
 # x: column j, y: row i (row 0 at the top); colour: linear block id of the launch (utm: the
 # thread-space block); rec: launch 0 is the diagonal pass, launch l the level-l squares.
 if (!exists("datadir")) datadir = 'simplex2d/results'

@@ -6,7 +6,7 @@ NMAX ?= 30720
 NSTEP ?= 1024
 # block side of the sweeps (the paper's rho)
 RHO ?= 16
-# n of the rho table and of the coarsened-write experiment (2^15: the issue's goal size)
+# n of the rho table and of the coarsened-write experiment (2^15; QUICK: 2^13)
 NBIG ?= 32768
 ifeq ($(QUICK),1)
 NBIG := 8192
@@ -39,7 +39,7 @@ run: $(RESDIR)/simplex2d_fig3_dummy.dat \
 $(RESDIR)/simplex2d_fig3_dummy.dat: simplex2d
 	./simplex2d $(RUNFLAGS) --exp=fig3 $(SWEEP) --out=$(RESDIR)
 
-# Fig. 5: improvement of every map over BB, one file per kernel (write: the issue's goal)
+# Fig. 5: improvement of every map over BB, one file per kernel (write and map: ours)
 $(RESDIR)/simplex2d_fig5_%.dat: simplex2d
 	./simplex2d $(RUNFLAGS) --exp=fig5 --kernel=$* $(SWEEP) --out=$(RESDIR)
 
@@ -63,7 +63,7 @@ $(RESDIR)/simplex2d_tab_rho.dat: simplex2d
 $(RESDIR)/simplex2d_coarse_write.dat: simplex2d
 	./simplex2d $(RUNFLAGS) --exp=coarse --n=$(NBIG) --rho=$(RHO) --out=$(RESDIR)
 
-# Layout pictures (no GPU): which block/thread covers which cell
+# Fig. 2 / Fig. 4 drawings as data (no GPU): which block/thread covers which cell
 $(RESDIR)/simplex2d_layout_%.dat: simplex2d
 	@mkdir -p $(RESDIR)
-	./simplex2d --layout --map=$* --n=$(LAYOUT_N) --rho=$(LAYOUT_RHO) > $@.tmp && mv $@.tmp $@
+	./simplex2d --exp=layout --map=$* --n=$(LAYOUT_N) --rho=$(LAYOUT_RHO) > $@.tmp && mv $@.tmp $@
