@@ -1,0 +1,329 @@
+/* exp_hashsort.cuh -- Table 4.2 of Robey, Nicholaeff, Robey (hash sort vs the fastest GPU
+ * sort, sec. 3.1 and 4) extended to 2^27 keys: the paper's GPU hash sort (kernels.cuh
+ * gpu_hash_sort1d), CUB's radix sort on the 32-bit bucket index with the least end bit and
+ * its key generation timed (kernels.cuh gpu_radix32_sort1d: the strongest baseline, given the
+ * same key range as the hash) and the partitioned hash sort (hashsort_part.cuh), on the
+ * uniform keys of sec. 3.1 and on clustered keys (gen.h, Pareto gaps, alpha 1.2).
+ *
+ *   exp_sort_scale  -> hashmesh_sort_scale_uniform.dat, hashmesh_sort_scale_clustered.dat
+ *                      n = 2^16 .. 2^27 (--quick: .. 2^22); every method writes the indices of
+ *                      the keys in sorted order into one buffer, poisoned before its
+ *                      correctness run and compared with the CPU hash sort (Listing 1) before
+ *                      it is timed (runcase.h: a mismatch exits 1 and writes no file).
+ *
+ * `opts` is the program's options struct; its first member is its common_opts (as hashmesh's
+ * own), the only part this experiment reads.  The bytes-per-key model of the three sorts is
+ * at the top of hashsort_part.cuh; the model_bytes_key column repeats it per row. */
+#ifndef HASHMESH_EXP_HASHSORT_CUH
+#define HASHMESH_EXP_HASHSORT_CUH
+
+#include "../common/args.h"
+#include "../common/bench.h"
+#include "../common/check.h"
+#include "../common/datfile.h"
+#include "../common/device.h"
+#include "../common/runcase.h"
+#include "../common/verify.h"
+#include "gen.h"
+#include "hash.h"
+#include "best.h"
+#include "kernels.cuh"
+#include "hashsort_part.cuh"
+
+#define SS_LOG2_MIN 16        /* smallest n of the sweep: 2^16 */
+#define SS_LOG2_MAX 27        /* largest: 2^27 keys (1 GiB of doubles) */
+#define SS_LOG2_MAX_QUICK 22  /* --quick */
+#define SS_ALPHA 1.2          /* clustered keys: Pareto tail index (the hash still led CUB at 2^20 there) */
+#define SS_COPY_BYTES (256L << 20) /* the copy ceiling: a 256 MiB device-to-device copy (> L2) */
+
+typedef enum { SS_UNIFORM, SS_CLUSTERED } ss_dist;
+static const char *const SS_DIST_NAME[] = {"uniform", "clustered"};
+
+/* One size of one distribution: the keys (host and device), the reference, one output. */
+typedef struct {
+    keys1d k;
+    double *d_x;
+    int *ref, *got; /* CPU hash sort (Listing 1); the host copy of a GPU result */
+    int *d_idx;     /* the GPU output every method writes */
+    int end_bit;    /* bits of the largest bucket index (CUB's end_bit) */
+} ss_input;
+
+static inline void ss_input_make(ss_input *in, ss_dist dist, long n, uint64_t seed)
+{
+    memset(in, 0, sizeof *in);
+    if (dist == SS_UNIFORM) keys1d_generate(&in->k, n, 2.0, 4.0, seed + (uint64_t)n * 31); /* sec. 3.1: dmin 2, dmax 4 */
+    else keys1d_clustered(&in->k, n, 2.0, SS_ALPHA, seed + (uint64_t)n * 3);
+    if (in->k.m >= 4294967296L) DIE("%s keys, n = %ld: %ld buckets exceed the 32-bit index", SS_DIST_NAME[dist], n, in->k.m);
+    in->end_bit = radix_bits_for(in->k.m);
+    /* the reference: Listing 1 on every core (best.h, tested equal to the serial hash_sort1d_cpu) */
+    int threads = best_max_threads();
+    int *t = (int *)gen_alloc(sizeof(int) * (size_t)in->k.m);
+    long *cnt = (long *)gen_alloc(sizeof(long) * (size_t)threads);
+    in->ref = (int *)gen_alloc(sizeof(int) * (size_t)n);
+    in->got = (int *)gen_alloc(sizeof(int) * (size_t)n);
+    if (hash_sort1d_omp(in->k.x, n, in->k.xmin, in->k.dmin, t, in->k.m, in->ref, NULL, threads, cnt) != n)
+        DIE("%s keys, n = %ld: two keys share a bucket", SS_DIST_NAME[dist], n);
+    free(t);
+    free(cnt);
+    in->d_x = (double *)device_alloc_or_usage(sizeof(double) * (size_t)n, "keys");
+    CHECK_CUDA(cudaMemcpy(in->d_x, in->k.x, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice));
+    in->d_idx = (int *)device_alloc_or_usage(sizeof(int) * (size_t)n, "sorted indices");
+}
+static inline void ss_input_free(ss_input *in)
+{
+    CHECK_CUDA(cudaFree(in->d_x));
+    CHECK_CUDA(cudaFree(in->d_idx));
+    free(in->ref);
+    free(in->got);
+    keys1d_free(&in->k);
+}
+
+/* ---- one method as a run_case: poison the output, run, compare with Listing 1 ---- */
+typedef struct {
+    ss_input *in;
+    void *ctx;                          /* the method's context */
+    void (*run)(void *ctx, cudaStream_t s);
+    char label[96];
+} ss_job;
+static inline void ss_poison(void *p)
+{
+    ss_job *j = (ss_job *)p;
+    CHECK_CUDA(cudaMemset(j->in->d_idx, 0xAB, sizeof(int) * (size_t)j->in->k.n));
+}
+static inline void ss_gpu(void *p, cudaStream_t s)
+{
+    ss_job *j = (ss_job *)p;
+    j->run(j->ctx, s);
+}
+static inline size_t ss_check(void *p)
+{
+    ss_job *j = (ss_job *)p;
+    size_t n = (size_t)j->in->k.n;
+    CHECK_CUDA(cudaMemcpy(j->in->got, j->in->d_idx, sizeof(int) * n, cudaMemcpyDeviceToHost));
+    return verify_exact(j->in->got, j->in->ref, n, sizeof(int), j->label);
+}
+static inline bench_stats ss_measure(ss_input *in, void *ctx, void (*run)(void *, cudaStream_t), const char *method,
+                                     const common_opts *o, cudaStream_t s, datfile *d)
+{
+    ss_job j = {in, ctx, run, ""};
+    snprintf(j.label, sizeof j.label, "%s n=%ld", method, in->k.n);
+    run_case c = {j.label, &j, ss_poison, ss_gpu, NULL, ss_check};
+    return run_case_time(&c, o, s, d);
+}
+
+/* ---- the three sorts, each set up, verified, timed and freed ---- */
+static inline bench_stats ss_paper_hash(ss_input *in, const common_opts *o, cudaStream_t s, datfile *d)
+{
+    gpu_hash_ctx g;
+    memset(&g, 0, sizeof g);
+    g.x = in->d_x;
+    g.n = (int)in->k.n;
+    g.m = in->k.m;
+    g.xmin = in->k.xmin;
+    g.dmin = in->k.dmin;
+    g.t = (int *)device_alloc_or_usage(sizeof(int) * (size_t)g.m, "paper hash sort: table");
+    g.off = (int *)device_alloc_or_usage(sizeof(int) * (size_t)g.m, "paper hash sort: scan output");
+    g.tmp_bytes = hm_scan_bytes(g.m);
+    g.tmp = device_alloc_or_usage(g.tmp_bytes, "paper hash sort: scan scratch");
+    g.idx = in->d_idx; /* g.sorted = NULL: indices only, as the other two */
+    bench_stats st = ss_measure(in, &g, gpu_hash_sort1d, "hash_gpu", o, s, d);
+    CHECK_CUDA(cudaFree(g.t));
+    CHECK_CUDA(cudaFree(g.off));
+    CHECK_CUDA(cudaFree(g.tmp));
+    return st;
+}
+static inline bench_stats ss_radix32(ss_input *in, const common_opts *o, cudaStream_t s, datfile *d)
+{
+    gpu_radix32_ctx q;
+    memset(&q, 0, sizeof q);
+    size_t n = (size_t)in->k.n;
+    q.x = in->d_x;
+    q.n = (int)n;
+    q.xmin = in->k.xmin;
+    q.dmin = in->k.dmin;
+    q.end_bit = in->end_bit;
+    q.kin = (unsigned *)device_alloc_or_usage(sizeof(unsigned) * n, "radix32 keys");
+    q.kout = (unsigned *)device_alloc_or_usage(sizeof(unsigned) * n, "radix32 keys out");
+    q.vin = (int *)device_alloc_or_usage(sizeof(int) * n, "radix32 values");
+    q.vout = in->d_idx;
+    q.tmp_bytes = gpu_radix32_bytes(q.n, q.end_bit);
+    q.tmp = device_alloc_or_usage(q.tmp_bytes, "radix32 scratch");
+    bench_stats st = ss_measure(in, &q, gpu_radix32_sort1d, "radix32_gpu", o, s, d);
+    CHECK_CUDA(cudaFree(q.kin));
+    CHECK_CUDA(cudaFree(q.kout));
+    CHECK_CUDA(cudaFree(q.vin));
+    CHECK_CUDA(cudaFree(q.tmp));
+    return st;
+}
+/* t: NULL for the automatic plan; the plan used is returned in *plan */
+static inline bench_stats ss_part_hash(ss_input *in, const hsp_tuning *t, hsp_plan *plan, const char *method,
+                                       const common_opts *o, cudaStream_t s, datfile *d)
+{
+    char why[256];
+    if (hsp_plan_make(plan, in->k.n, in->k.m, 0, t, why, sizeof why)) DIE("partitioned hash sort: %s", why);
+    gpu_part_ctx c;
+    gpu_part_setup(&c, plan, in->d_x, in->k.xmin, in->k.dmin, in->d_idx, NULL);
+    bench_stats st = ss_measure(in, &c, gpu_part_sort1d, method, o, s, d);
+    gpu_part_free(&c);
+    return st;
+}
+
+/* bytes a key each sort must move at least (hashsort_part.cuh, top comment): the paper's
+ * 20 m + 16 n, CUB's 20 + 16 ceil(end_bit / 8), the partitioned sort's 28 */
+static inline double ss_model_bytes(const char *method, const ss_input *in)
+{
+    double n = (double)in->k.n, m = (double)in->k.m;
+    if (!strcmp(method, "hash_gpu")) return (20.0 * m + 16.0 * n) / n;
+    if (!strcmp(method, "radix32_gpu")) return 20.0 + 16.0 * ((in->end_bit + 7) / 8);
+    return 28.0;
+}
+
+/* the copy ceiling: GB/s of a device-to-device copy, bytes read + written */
+typedef struct {
+    void *a, *b;
+    size_t bytes;
+} ss_copy;
+static inline void ss_copy_run(void *p, cudaStream_t s)
+{
+    ss_copy *c = (ss_copy *)p;
+    CHECK_CUDA(cudaMemcpyAsync(c->b, c->a, c->bytes, cudaMemcpyDeviceToDevice, s));
+}
+static inline double ss_copy_gbs(const common_opts *o, cudaStream_t s)
+{
+    ss_copy c = {NULL, NULL, (size_t)SS_COPY_BYTES};
+    c.a = device_alloc_or_usage(c.bytes, "copy ceiling");
+    c.b = device_alloc_or_usage(c.bytes, "copy ceiling");
+    CHECK_CUDA(cudaMemset(c.a, 0x5A, c.bytes));
+    bench_stats st = bench_gpu(ss_copy_run, &c, s, o->warmup, o->reps, 1);
+    CHECK_CUDA(cudaFree(c.a));
+    CHECK_CUDA(cudaFree(c.b));
+    return 2.0 * (double)c.bytes / (st.median * 1e-3) / 1e9;
+}
+
+/* The program's command line for the metadata, read back from /proc (the options struct
+ * does not carry argc/argv). */
+static inline dat_meta ss_meta(const char *figure, const char *gpu, const common_opts *o)
+{
+    char buf[1024] = "", *argv[64];
+    int argc = 0;
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    size_t len = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    buf[len] = '\0';
+    for (size_t i = 0; i < len && argc < 64; i += strlen(buf + i) + 1) argv[argc++] = buf + i;
+    dat_meta m = dat_meta_of("hashmesh/hashmesh", figure, argc, argv, gpu, o);
+    return m;
+}
+
+typedef struct { /* one size's medians, for the speedups and the summary */
+    long n, m;
+    int end_bit;
+    bench_stats st[3];
+} ss_row;
+static const char *const SS_METHODS[3] = {"radix32_gpu", "hash_gpu", "hash_part_gpu"};
+
+static inline void ss_write_rows(datfile *d, const ss_input *in, const ss_row *r)
+{
+    for (int a = 0; a < 3; a++) {
+        const bench_stats *s = &r->st[a];
+        double mb = ss_model_bytes(SS_METHODS[a], in);
+        datfile_row(d, "%ld %ld %d %s %.6f %.6f %.6f %d %d %.3f %.1f %.1f %.3f", r->n, r->m, r->end_bit, SS_METHODS[a],
+                    s->median, s->min, s->max, s->n, s->batch, r->n / (s->median * 1e-3) / 1e9, mb,
+                    mb * r->n / (s->median * 1e-3) / 1e9, r->st[0].median / s->median);
+    }
+}
+
+/* The smallest n at which `method` (1: paper hash, 2: partitioned) is slower than radix32. */
+static inline void ss_crossover(datfile *d, const ss_row *rows, int nrow, int method)
+{
+    long at = -1, worst_n = 0;
+    double worst = 1e30;
+    for (int a = 0; a < nrow; a++) {
+        double x = rows[a].st[0].median / rows[a].st[method].median;
+        if (x < 1.0 && at < 0) at = rows[a].n;
+        if (x < worst) { worst = x; worst_n = rows[a].n; }
+    }
+    if (at < 0) datfile_meta(d, "crossover", "%s faster than radix32_gpu at every n (least %.3fx at n = %ld)",
+                             SS_METHODS[method], worst, worst_n);
+    else datfile_meta(d, "crossover", "%s first slower than radix32_gpu at n = %ld (least %.3fx at n = %ld)",
+                      SS_METHODS[method], at, worst, worst_n);
+}
+
+static inline void ss_sweep(ss_dist dist, int top, const common_opts *o, const char *gpu, double copy_gbs,
+                            cudaStream_t s)
+{
+    char name[96], fig[200];
+    snprintf(name, sizeof name, "hashmesh_sort_scale_%s.dat", SS_DIST_NAME[dist]);
+    snprintf(fig, sizeof fig, "Table 4.2 extended to 2^%d keys (%s keys): paper GPU hash sort, CUB radix32, "
+             "partitioned hash sort", top, SS_DIST_NAME[dist]);
+    dat_meta m = ss_meta(fig, gpu, o);
+    datfile d;
+    datfile_open(&d, o->out, name, &m);
+    if (dist == SS_UNIFORM) datfile_meta(&d, "keys", "uniform (sec. 3.1): gaps in [dmin, dmax], dmin 2, dmax 4, shuffled");
+    else datfile_meta(&d, "keys", "clustered (gen.h): gaps dmin floor(u^(-1/alpha)), alpha %.2f, dmin 2, shuffled", SS_ALPHA);
+    datfile_meta(&d, "methods", "hash_gpu: the paper's sort (clear, scatter, CUB scan, compact; indices only); "
+                 "radix32_gpu: key generation + CUB DeviceRadixSort::SortPairs of the 32-bit bucket index over "
+                 "end_bit bits (Onesweep, 8-bit digits); hash_part_gpu: partitioned hash sort (hashsort_part.cuh)");
+    datfile_meta(&d, "output", "every method: the n input indices in key order, compared with the CPU hash sort "
+                 "(Listing 1 on every core) before it is timed");
+    datfile_meta(&d, "copy_gbs", "%.1f (device-to-device cudaMemcpy of %ld MiB, bytes read + written)", copy_gbs,
+                 SS_COPY_BYTES >> 20);
+    datfile_meta(&d, "reference", "one-sweep radix sort (Adinets and Merrill 2022): 29.4 G 32-bit keys/s on an A100");
+    datfile_meta(&d, "columns", "table_buckets: m; end_bit: CUB's bits; gkeys_s: n / median; model_bytes_key: the "
+                 "least bytes a key of the method's passes (hashsort_part.cuh); model_gbs: model_bytes_key n / median; "
+                 "speedup_vs_radix32_x: radix32_gpu median / median");
+    datfile_columns(&d, "n table_buckets end_bit method median_ms min_ms max_ms reps batch gkeys_s model_bytes_key "
+                        "model_gbs speedup_vs_radix32_x");
+    int nrow = 0;
+    ss_row rows[SS_LOG2_MAX - SS_LOG2_MIN + 1];
+    for (int lg = SS_LOG2_MIN; lg <= top; lg++) {
+        ss_input in;
+        ss_input_make(&in, dist, 1L << lg, (uint64_t)o->seed);
+        ss_row *r = &rows[nrow++];
+        hsp_plan plan;
+        r->n = in.k.n;
+        r->m = in.k.m;
+        r->end_bit = in.end_bit;
+        r->st[0] = ss_radix32(&in, o, s, &d);
+        r->st[1] = ss_paper_hash(&in, o, s, &d);
+        r->st[2] = ss_part_hash(&in, NULL, &plan, "hash_part_gpu", o, s, &d);
+        datfile_meta(&d, "plan", "n=%ld pw=%d parts=%ld ipt=%d tiles=%ld aggregate=%d place_threads=%d", r->n, plan.pw,
+                     plan.parts, plan.ipt, plan.tiles, plan.aggregate, plan.place_threads);
+        ss_write_rows(&d, &in, r);
+        fprintf(stderr, "  %-9s n 2^%-2d m %11ld end_bit %2d | radix32 %9.4f ms | hash %9.4f ms (%5.2fx) | part %9.4f ms "
+                "(%5.2fx, %6.2f Gkeys/s, %5.0f GB/s model)\n", SS_DIST_NAME[dist], lg, r->m, r->end_bit,
+                r->st[0].median, r->st[1].median, r->st[0].median / r->st[1].median, r->st[2].median,
+                r->st[0].median / r->st[2].median, r->n / (r->st[2].median * 1e-3) / 1e9,
+                28.0 * r->n / (r->st[2].median * 1e-3) / 1e9);
+        ss_input_free(&in);
+    }
+    ss_crossover(&d, rows, nrow, 1);
+    ss_crossover(&d, rows, nrow, 2);
+    datfile_commit(&d);
+}
+
+/* Both distributions from 2^16 to 2^top keys (top <= SS_LOG2_MAX). */
+static inline int ss_run(const common_opts *o, int top)
+{
+    char gpu[256];
+    if (top > SS_LOG2_MAX) top = SS_LOG2_MAX;
+    device_describe(o->device, gpu, sizeof gpu);
+    cudaStream_t s;
+    CHECK_CUDA(cudaStreamCreate(&s));
+    double copy_gbs = ss_copy_gbs(o, s);
+    fprintf(stderr, "sort_scale: copy ceiling %.1f GB/s (read + write)\n", copy_gbs);
+    ss_sweep(SS_UNIFORM, top, o, gpu, copy_gbs, s);
+    ss_sweep(SS_CLUSTERED, top, o, gpu, copy_gbs, s);
+    CHECK_CUDA(cudaStreamDestroy(s));
+    return 0;
+}
+
+/* Table 4.2 extended: the three sorts from 2^16 to 2^27 keys (--quick: 2^22), uniform and
+ * clustered keys. */
+static int exp_sort_scale(void *opts)
+{
+    const common_opts *o = (const common_opts *)opts;
+    return ss_run(o, o->quick ? SS_LOG2_MAX_QUICK : SS_LOG2_MAX);
+}
+
+#endif
