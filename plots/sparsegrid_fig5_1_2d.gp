@@ -1,7 +1,7 @@
 # plots/sparsegrid_fig5_1_2d.gp -- thesis "Multi-level splitting of full grids on the GPU",
 # Fig. 5.1: hierarchization of Nt 2D tiles of 33x33 points.
 # inputs: sparsegrid_fig5_1_2d.dat
-# Reads datadir/sparsegrid_fig5_1_2d.dat (sparsegrid --fig=5.1).  x: number of tiles Nt (log).
+# Reads datadir/sparsegrid_fig5_1_2d.dat (sparsegrid --exp=fig5_1).  x: number of tiles Nt (log).
 # Panels as in the thesis: (a) time t for all tiles (ms, log), (b) time per tile t/Nt (ms, log),
 # (c) speedup t(1)/(t/Nt); plus (d) time per tile including host<->device transfers.
 # One line per implementation: cpu_tuned (version A), gpu_thesis (version B), gpu_fused (ours);

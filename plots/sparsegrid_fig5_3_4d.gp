@@ -1,7 +1,7 @@
 # plots/sparsegrid_fig5_3_4d.gp -- thesis "Multi-level splitting of full grids on the GPU",
 # Fig. 5.3: hierarchization of Nt 4D tiles of 9x9x5x5 points.
 # inputs: sparsegrid_fig5_3_4d.dat
-# Reads datadir/sparsegrid_fig5_3_4d.dat (sparsegrid --fig=5.3).  x: number of tiles Nt (log).
+# Reads datadir/sparsegrid_fig5_3_4d.dat (sparsegrid --exp=fig5_3).  x: number of tiles Nt (log).
 # Panels as in the thesis: (a) time t for all tiles (ms, log), (b) time per tile t/Nt (ms, log),
 # (c) speedup t(1)/(t/Nt); plus (d) time per tile including host<->device transfers.
 # One line per implementation: cpu_tuned (version A), gpu_thesis (version B), gpu_fused (ours);

@@ -1,7 +1,7 @@
 # plots/sparsegrid_figx1_bandwidth.gp -- beyond the thesis "Multi-level splitting of full grids
 # on the GPU": hierarchization throughput for large tile counts, up to >= 1 GiB of tiles.
 # inputs: sparsegrid_figx1_bandwidth.dat
-# Reads datadir/sparsegrid_figx1_bandwidth.dat (sparsegrid --fig=bandwidth).  One panel per tile
+# Reads datadir/sparsegrid_figx1_bandwidth.dat (sparsegrid --exp=bandwidth).  One panel per tile
 # shape (33x33, 9x9x9, 9x9x5x5); x: bytes moved (read + write, MB, log); y: GB/s.  Lines: a copy
 # kernel of the same bytes in the same run (the measured ceiling), GPU fused (lines in registers:
 # hierarchization and dehierarchization; the point-code variant, our first try; the pipelined

@@ -2,7 +2,7 @@
 # the GPU" (its future work, chapter 6 / section 2.2): keep only the regular sparse grid's
 # subspaces of the hierarchized full grid and compare the interpolation errors.
 # inputs: sparsegrid_figx2_error.dat
-# Reads datadir/sparsegrid_figx2_error.dat (sparsegrid --fig=error, host only).  x: number of
+# Reads datadir/sparsegrid_figx2_error.dat (sparsegrid --exp=truncation, host only).  x: number of
 # grid points (log); y: max error over random points (log), f(x) = exp(-|x - 0.3|^2);
 # solid line and filled points: full grid; dashed line and open points: sparse grid; one colour
 # per dimension d = 2, 3, 4.

@@ -1,7 +1,7 @@
 # plots/sparsegrid_figx3_tune.gp -- beyond the thesis "Multi-level splitting of full grids on
 # the GPU": tuning of our pipelined fused kernel (gpu_fused_pipelined) at >= 1 GiB of tiles.
 # inputs: sparsegrid_figx3_tune.dat
-# Reads datadir/sparsegrid_figx3_tune.dat (sparsegrid --fig=tune).  One panel per tile shape
+# Reads datadir/sparsegrid_figx3_tune.dat (sparsegrid --exp=tune).  One panel per tile shape
 # (33x33, 9x9x9, 9x9x5x5); x: configuration (threads per block / about floats per group /
 # stages, "s" = staged 16-byte stores from shared memory), in file order; y: percent of the copy kernel of the same bytes (same run), for
 # hierarchization and dehierarchization.  Horizontal lines: gpu_fused (not pipelined) and the

@@ -2,7 +2,7 @@
 # the GPU" (its future work, chapter 6): batched hierarchization of regular sparse grids with
 # boundary on the GPU and the CPU, d = 2..6.
 # inputs: sparsegrid_figx4_sparse_float.dat sparsegrid_figx4_sparse_double.dat
-# Reads datadir/sparsegrid_figx4_sparse_{float,double}.dat (sparsegrid --fig=sparse
+# Reads datadir/sparsegrid_figx4_sparse_{float,double}.dat (sparsegrid --exp=sparse
 # --precision=float|double).  Panels (a) float and (b) double: x: bytes moved (read + write,
 # MB, log), y: GB/s (log); per d one colour: GPU k_sparse with the offset table and 512
 # threads (solid; the fastest GPU configuration at the largest batch for every d and both

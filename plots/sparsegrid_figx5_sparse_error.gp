@@ -3,7 +3,7 @@
 # vs number of points of real regular sparse grids with boundary (sparse.h, hierarchized in
 # double and evaluated from their surpluses) and of full grids, f(x) = exp(-|x - 0.3|^2).
 # inputs: sparsegrid_figx5_sparse_error.dat
-# Reads datadir/sparsegrid_figx5_sparse_error.dat (sparsegrid --fig=sparse-error, host only).
+# Reads datadir/sparsegrid_figx5_sparse_error.dat (sparsegrid --exp=sparse-error, host only).
 # x: grid points (log); y: max error over random points (log).  Solid with filled points:
 # sparse grid; dashed with open points: full grid; one colour per d = 2..5.  The fitted rates
 # are the file's `# result:` lines (README), quoted in the legend.  Legend outside the plot, on the right.

@@ -2,7 +2,7 @@
 # GPU", Fig. 2.5: a full grid sent subspace by subspace (coarse to fine) and rebuilt by the
 # receiver from what has arrived (missing surpluses = 0, then dehierarchization).
 # inputs: sparsegrid_figx6_progressive.dat sparsegrid_figx6_progressive_pictures.dat
-# Reads datadir/sparsegrid_figx6_progressive*.dat (sparsegrid --fig=progressive, host only).
+# Reads datadir/sparsegrid_figx6_progressive*.dat (sparsegrid --exp=progressive, host only).
 # (a) RMS and (b) max error at the grid points vs bytes received (float32 stream, log-log),
 # smooth exp(-|x-0.3|^2) and a sharp field (bump, plateau with a sharp rim, a step, a wave),
 # 2D 257^2 (solid) and 3D 33^3 (dashed); (f) the 2D sharp field complete and (c)-(e) as

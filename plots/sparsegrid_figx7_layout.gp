@@ -1,7 +1,7 @@
 # plots/sparsegrid_figx7_layout.gp -- thesis "Multi-level splitting of full grids on the GPU",
 # Fig. 2.9 (subspace order, dimensional shift) measured beside the in-place full-grid layout.
 # inputs: sparsegrid_figx7_layout.dat
-# Reads datadir/sparsegrid_figx7_layout.dat (sparsegrid --fig=layout).  One panel per tile
+# Reads datadir/sparsegrid_figx7_layout.dat (sparsegrid --exp=layout).  One panel per tile
 # shape (33x33, 9x9x9, 9x9x5x5); x: bytes moved (read + write, MB, log; 8 MB fits in the L2,
 # 537 MB does not); y: GB/s (log).  Lines: copy kernel (the ceiling); in place (plain layout):
 # GPU fused pipelined, CPU tuned; subspace order: GPU k_sparse from the plain layout into

@@ -33,7 +33,7 @@
 #define SG_FUSED_MIN_BLOCKS_PER_SM 4 /* fewer tiles per block when Nt is small, to fill the GPU */
 /* Defaults of the pipelined kernel: the fastest configuration measured for 33x33 tiles at
  * 2.15 GB moved on the H200 (git 2a50b1e: 91.6 % of the copy kernel); the bandwidth figure
- * plans each shape by measurement anyway (plan_pipelined in sparsegrid.cu). */
+ * plans each shape by measurement anyway (plan_pipelined in exp_full.cuh). */
 #define SG_PIPE_THREADS 128          /* pipelined kernel: threads per block */
 #define SG_PIPE_TARGET_FLOATS 8192   /* pipelined kernel: about this many floats per group (32 KiB) */
 #define SG_PIPE_STAGES 2             /* pipelined kernel: shared buffers (1 group computed, 1 loading) */

@@ -1,5 +1,5 @@
 /* sparsegrid/sparse_multi.cuh -- k_sparse_multi: batched sparse-grid (de)hierarchization with
- * G grids per block and U table entries in flight per thread (issue 13; beside k_sparse of
+ * G grids per block and U table entries in flight per thread (beside k_sparse of
  * sparse_kernels.cuh, which stays as it is).  The index logic and the per-thread list walk
  * are the HD functions of sparse_multi.h (replayed on the host by
  * tests/host/test_sparsegrid_multi.c); this file holds the kernel, its plan and launcher.

@@ -1,5 +1,5 @@
 /* sparsegrid/sparse_multi.h -- the index logic of k_sparse_multi (sparse_multi.cuh): several
- * sparse grids per block and several work items per thread in flight (issue 13).  Plain C
+ * sparse grids per block and several work items per thread in flight.  Plain C
  * with HD functions: the GPU kernel calls exactly these functions, and the host test
  * (tests/host/test_sparsegrid_multi.c) replays a block with them thread by thread.
  *

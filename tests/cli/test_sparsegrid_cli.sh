@@ -29,7 +29,7 @@ expect 2 "$prog" >/dev/null
 expect 2 "$prog" --bogus >/dev/null
 expect 2 "$prog" --dims=33x33 --tiles=0 --in=x --out=y >/dev/null
 expect 2 "$prog" --dims=33x33 --tiles=1 --in=x --out=y --backend=tpu >/dev/null
-# a size too large says so (issue 16: it used to say "malformed"); a wrong size says which
+# a size too large says so (it used to say "malformed"); a wrong size says which
 expect 2 "$prog" --dims=1099511627777 --tiles=1 --in=x --out=y | grep -q "too large" || cli_fail "--dims=2^40+1: too large"
 expect 2 "$prog" --dims=33x34 --tiles=1 --in=x --out=y | grep -q "34 of dimension 1 is not 2^l + 1" || cli_fail "--dims=33x34"
 
@@ -63,7 +63,7 @@ for o in "$tmp/./one33.raw" "$tmp/outdir"; do
   ls "$o".tmp >/dev/null 2>&1 && { echo "FAILED: temporary output left for --out=$o"; fail=1; }
 done
 
-# non-finite input (issue 16): refused with the count and the first position (exit 2, no
+# non-finite input: refused with the count and the first position (exit 2, no
 # output), accepted only with --allow-nonfinite; an all-NaN file too
 { head -c 400 "$tmp/one33.raw"; printf '\000\000\300\177'; head -c 2000 "$tmp/one33.raw" | tail -c 1596;
   printf '\000\000\200\177'; head -c 4356 "$tmp/one33.raw" | tail -c 2352; } > "$tmp/nan.raw"   # NaN at 100, +Inf at 500
@@ -249,10 +249,10 @@ done
 
 # the experiment program: options
 out=$("$exp" --help 2>&1) || { echo "FAILED: $exp --help"; fail=1; }
-printf '%s\n' "$out" | grep -q -- '--fig=V' || { echo "FAILED: $exp --help lacks --fig"; fail=1; }
-"$exp" --fig=5.4 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAILED: $exp --fig=5.4 not exit 2"; fail=1; }
+printf '%s\n' "$out" | grep -q -- '--exp=V' || { echo "FAILED: $exp --help lacks --exp"; fail=1; }
+"$exp" --exp=fig5_4 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAILED: $exp --exp=fig5_4 not exit 2"; fail=1; }
 "$exp" --threads=-1 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAILED: $exp --threads=-1 not exit 2"; fail=1; }
-"$exp" --fig=error --quick --out="$tmp/res" >/dev/null 2>&1 || { echo "FAILED: $exp --fig=error (host only)"; fail=1; }
+"$exp" --exp=truncation --quick --out="$tmp/res" >/dev/null 2>&1 || { echo "FAILED: $exp --exp=truncation (host only)"; fail=1; }
 [ -f "$tmp/res/sparsegrid_figx2_error.dat" ] || { echo "FAILED: no error data file"; fail=1; }
 
 cli_done

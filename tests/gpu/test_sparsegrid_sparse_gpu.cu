@@ -193,7 +193,7 @@ int main(void)
             check_multi<double>(d, n, G + 2, 512 >> (ci % 4), 0, 4 >> (ci % 3), 3, (ci + 1) % 2);
             check_multi<float>(d, n, 1, 128, 4, 2, 0, 0);                   /* one grid, fewer than G */
         }
-    /* the sweep's levels (sparsegrid.cu SPARSE_LEVEL): every G and U, several block sizes,
+    /* the sweep's levels (exp_sparse.cuh SPARSE_LEVEL): every G and U, several block sizes,
      * 3 blocks walking many groups, batches not a multiple of G */
     static const int level[7] = {0, 12, 9, 7, 5, 4, 3};
     for (int d = 1; d <= 6; d++)

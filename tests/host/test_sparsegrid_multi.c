@@ -13,7 +13,7 @@
  *     group, the last one partial when ngrids % G != 0;
  *   - a block emulated sequentially (blocks round robin over groups, threads one after
  *     another in each phase, the kernel's staging copies, lists and barriers) == the
- *     pole-wise CPU reference bitwise, d = 1..6 (up to the levels of the --fig=sparse sweep),
+ *     pole-wise CPU reference bitwise, d = 1..6 (up to the levels of the --exp=sparse sweep),
  *     float and double, both directions, in and out of place, several (G, U, B), ngrids not a
  *     multiple of G and below G; the output is poisoned (NaN) first, and the shared slots of
  *     the grids a partial group does not have must stay untouched;
@@ -213,7 +213,7 @@ static void check_pick_g(void)
             if (G < 4) bad += (G + 1) * b <= optin && 2 * ((G + 1) * b + res) <= per_sm; /* G + 1 would fit */
         }
     T_EQ_INT(bad, 0);
-    /* the sweep's grids (sparsegrid.cu SPARSE_LEVEL) with the H100's limits */
+    /* the sweep's grids (exp_sparse.cuh SPARSE_LEVEL) with the H100's limits */
     static const int level[7] = {0, 12, 9, 7, 5, 4, 3};
     static const int want_f[7] = {0, 4, 4, 3, 3, 2, 2}, want_d[7] = {0, 3, 2, 1, 1, 1, 1};
     for (int d = 1; d <= 6; d++) {
@@ -236,7 +236,7 @@ int main(void)
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
         for (size_t b = 0; b < sizeof bs / sizeof bs[0]; b++)
             for (int U = 1; U <= 4; U *= 2) check_mapping(counts[c], U, bs[b]);
-    /* d = 1..6 up to the sweep's levels (sparsegrid.cu SPARSE_LEVEL) */
+    /* d = 1..6 up to the sweep's levels (exp_sparse.cuh SPARSE_LEVEL) */
     static const int nmax[7] = {0, 12, 9, 7, 5, 4, 3};
     int nconf = (int)(sizeof CONF / sizeof CONF[0]), ci = 0;
     for (int d = 1; d <= 6; d++)
