@@ -1,6 +1,6 @@
 # plots/simplex3d_layout.gp -- which block and launch takes each cell: one z-slice of the
 # tetrahedron per map, small n (Navarro et al. arXiv:1609.01490 Fig. 7; arXiv:1610.07394
-# Fig. 5-7 show the 3D views).  Data: `simplex3d --layout` (host emulation of the launch grid).
+# Fig. 5-7 show the 3D views).  Data: `simplex3d --exp=layout` (host emulation of the launch grid).
 # inputs: simplex3d_layout_bb.dat simplex3d_layout_lambda-cubic.dat simplex3d_layout_lambda-exact.dat simplex3d_layout_recursive-log.dat simplex3d_layout_recursive-o1.dat
 # Each panel: cells (x, y) of the slice z = zslice of D_n = {x <= y <= z < n}; colour: the
 # launch's linear block index (recursive-log: launch * 1000 + block), so equal colours = one block.

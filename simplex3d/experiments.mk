@@ -22,15 +22,15 @@ run: $(VOLUME_DATS) \
 # [NL] Fig. 7 / eq. 18-19 and [REC] sec. III.C: I vs n, each map, each kernel
 # (write-coarse, ours: the same maps, several map blocks per CUDA block, 16-byte stores)
 $(RESDIR)/simplex3d_speedup_%.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=$* --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --exp=$* --out=$(RESDIR)
 
 # the same write sweep with the map evaluated by every thread (as [NL]'s 2D kernels do)
 $(RESDIR)/simplex3d_speedup_write_perthread.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=write --eval=thread --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --exp=write --eval=thread --out=$(RESDIR)
 
 # the write sweep with blocks of 4^3 threads (8x more blocks for every map)
 $(RESDIR)/simplex3d_speedup_write_rho4.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=write --rho=4 --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --exp=write --rho=4 --out=$(RESDIR)
 
 # non-power-of-two sizes (rho = 8): nb = 2^k - 1, 2^k, 2^k + 1 for 2^k = 32 .. 512, where
 # recursive-o1 rounds nb up to 2^(k+1) and recursive-o1-below does not
@@ -47,26 +47,26 @@ NMAX_COARSE := 2048
 NMAX_TRIPLET := 1024
 endif
 $(RESDIR)/simplex3d_speedup_write_nlist.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=write --nlist=$(NLIST) --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --exp=write --nlist=$(NLIST) --out=$(RESDIR)
 
 # the write sweep with blocks of 2^3 threads (64x more blocks than rho = 8; to n = 1024)
 $(RESDIR)/simplex3d_speedup_write_rho2.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=write --rho=2 --nmax=$(NMAX_RHO2) --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --exp=write --rho=2 --nmax=$(NMAX_RHO2) --out=$(RESDIR)
 
 # write-coarse with rho = 4 map blocks (to n = 2048: bb's 1 G map blocks at n = 4096 take ~0.6 s a launch)
 $(RESDIR)/simplex3d_speedup_write-coarse_rho4.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=write-coarse --rho=4 --nmax=$(NMAX_COARSE) --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --exp=write-coarse --rho=4 --nmax=$(NMAX_COARSE) --out=$(RESDIR)
 
 # the coarsened dummy (to n = 2048) and triplet (to n = 1024) kernels, rho = 8
 $(RESDIR)/simplex3d_speedup_dummy-coarse.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=dummy-coarse --nmax=$(NMAX_COARSE) --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --exp=dummy-coarse --nmax=$(NMAX_COARSE) --out=$(RESDIR)
 $(RESDIR)/simplex3d_speedup_triplet-coarse.dat: simplex3d
-	./simplex3d $(RUNFLAGS) --kernel=triplet-coarse --nmax=$(NMAX_TRIPLET) --out=$(RESDIR)
+	./simplex3d $(RUNFLAGS) --exp=triplet-coarse --nmax=$(NMAX_TRIPLET) --out=$(RESDIR)
 
 # a layout picture: the threads of one map for small n (no GPU)
 $(RESDIR)/simplex3d_layout_%.dat: simplex3d
 	@mkdir -p $(RESDIR)
-	./simplex3d --layout --map=$* --n=$(LAYOUT_N) --rho=$(LAYOUT_RHO) > $@.tmp && mv $@.tmp $@
+	./simplex3d --exp=layout --map=$* --n=$(LAYOUT_N) --rho=$(LAYOUT_RHO) > $@.tmp && mv $@.tmp $@
 
 # [REC] eq. 2-4, 16-29 and sec. III.D: volumes, extra volume vs n (m = 3) and vs m, (r, beta) search
 # (one run of the program writes all four files: a grouped target)

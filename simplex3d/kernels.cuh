@@ -17,7 +17,8 @@
  * Checks (launched with the bb map): k_check_* count the cells whose element differs.
  * k_coarse<map, work>: the write-coarse kernel (ours, see map.h): several map blocks per
  * CUDA block, the map evaluated per thread, 16-byte stores; k_check_elems: the strict check
- * of the whole blocked buffer (inside cells once, every other element untouched). */
+ * of the whole blocked buffer (inside cells once, every other element untouched); k_fill16 and
+ * k_check_fill16: the write ceiling and its check. */
 #ifndef SIMPLEX3D_KERNELS_CUH
 #define SIMPLEX3D_KERNELS_CUH
 
@@ -356,6 +357,17 @@ __global__ void k_fill16(uint4 *a, size_t n16)
 {
     for (size_t v = blockIdx.x * (size_t)blockDim.x + threadIdx.x; v < n16; v += (size_t)gridDim.x * blockDim.x)
         a[v] = make_uint4((uint32_t)v, 1u, 2u, 3u);
+}
+
+/* Counts the 16-byte elements k_fill16 did not write as it should. */
+__global__ void k_check_fill16(const uint4 *a, size_t n16, unsigned long long *wrong)
+{
+    unsigned long long bad = 0;
+    for (size_t v = blockIdx.x * (size_t)blockDim.x + threadIdx.x; v < n16; v += (size_t)gridDim.x * blockDim.x) {
+        const uint4 e = a[v];
+        bad += e.x != (uint32_t)v || e.y != 1u || e.z != 2u || e.w != 3u;
+    }
+    if (bad) atomicAdd(wrong, bad);
 }
 
 #endif

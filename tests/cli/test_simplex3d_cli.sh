@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Command-line contract of simplex3d/simplex3d and simplex3d/volume (no GPU needed):
-# --help lists every map; bad sizes and options: one error line, exit 2; --layout prints
-# `x y z launch block thread` for every working thread, each cell of D_n exactly once;
-# a GPU mode without a GPU exits 77; volume writes its four data files.
+# --help lists every map; --exp=list every experiment; no --exp, an unknown one, bad sizes and
+# options: one error line, exit 2; --exp=layout prints `x y z launch block thread` for every
+# working thread, each cell of D_n exactly once; a GPU experiment without a GPU exits 77;
+# volume writes its four data files.
 set -u
 . "$(dirname "$0")/lib.sh"
 prog=simplex3d/simplex3d
@@ -11,27 +12,39 @@ for p in $prog $vol; do [ -x $p ] || { echo "FAILED: $p not built (make -C simpl
 fail=0
 tmp=$cli_tmp
 help=$(expect 0 $prog --help)
-for m in bb lambda-cubic lambda-exact recursive-log recursive-o1 recursive-o1-below write-coarse dummy-coarse triplet-coarse nlist; do
+for m in bb lambda-cubic lambda-exact recursive-log recursive-o1 recursive-o1-below nlist mblocks tpm; do
   grep -q -- "$m" <<<"$help" || { echo "FAILED: --help does not list $m"; fail=1; }
 done
-# bad input: exactly one error line, exit 2
-for bad in "--n=0 --layout --map=bb" "--rho=3" "--rho=0" "--map=foo" "--layout --n=8" \
-           "--layout --map=bb --n=100000" "--kernel=write --nlist=24,x" "--kernel=write --nlist=0" "--kernel=write --nlist=8,16," \
-           "--kernel=write --nlist=70000" "--kernel=write --n=8 --nlist=16" "--kernel=dummy-coarse --rho=1" \
-           "--kernel=triplet-coarse --eval=thread" \
-           "--kernel=write --n=70000" "--kernel=triplet --n=60000" "--n=-4" "--bogus" "extra" \
-           "--kernel=write-coarse --rho=1" "--kernel=write-coarse --tpm=3" "--kernel=write-coarse --rho=2 --tpm=4" \
-           "--kernel=write-coarse --mblocks=64 --tpm=32" "--kernel=write-coarse --eval=thread" \
-           "--kernel=write-coarse --tpm=256"; do
+# the experiment table, without a GPU
+list=$(expect 0 $prog --exp=list)
+for e in write dummy triplet write-coarse dummy-coarse triplet-coarse layout; do
+  grep -qE "^  $e " <<<"$list" || { echo "FAILED: --exp=list does not list $e"; fail=1; }
+done
+# no experiment, or an unknown one: one line naming the choices, exit 2
+for bad in "" "--exp=speedup" "--exp=write-coarse2"; do
   out=$(expect 2 $prog $bad)
-  [ "$(grep -c '^error' <<<"$out")" -eq 1 ] || { echo "FAILED: '$bad' should print one error line:"; echo "$out"; fail=1; }
+  { [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q '^error: .*write dummy triplet .* layout' <<<"$out"; } ||
+    { echo "FAILED: '$bad' should print one error line naming the experiments:"; echo "$out"; fail=1; }
+done
+# bad input: exactly one error line about the input itself (not the experiment), exit 2
+for bad in "--exp=layout --n=0 --map=bb" "--rho=3" "--rho=0" "--map=foo" "--exp=layout --n=8" "--exp=layout --map=bb --n=600" \
+           "--exp=layout --map=bb --n=100000" "--exp=write --nlist=24,x" "--exp=write --nlist=0" "--exp=write --nlist=8,16," \
+           "--exp=write --nlist=70000" "--exp=write --n=8 --nlist=16" "--exp=dummy-coarse --rho=1" \
+           "--exp=triplet-coarse --eval=thread" "--exp=write --nmin=512 --nmax=256" \
+           "--exp=write --n=70000" "--exp=triplet --n=60000" "--n=-4" "--bogus" "extra" \
+           "--exp=write-coarse --rho=1" "--exp=write-coarse --tpm=3" "--exp=write-coarse --rho=2 --tpm=4" \
+           "--exp=write-coarse --mblocks=64 --tpm=32" "--exp=write-coarse --eval=thread" \
+           "--exp=write-coarse --tpm=256"; do
+  out=$(expect 2 $prog $bad)
+  { [ "$(grep -c '^error' <<<"$out")" -eq 1 ] && ! grep -q 'experiment' <<<"$out"; } ||
+    { echo "FAILED: '$bad' should print one error line:"; echo "$out"; fail=1; }
 done
 expect 2 $vol --nmax=3 >/dev/null
 expect 2 $vol --nmax=6 >/dev/null
 expect 2 $vol --nmax=65536 >/dev/null # n^8 would overflow 128 bits (bb_extra was -1)
-# --layout: every cell of D_n = {x <= y <= z < n} exactly once, nothing else
+# --exp=layout: every cell of D_n = {x <= y <= z < n} exactly once, nothing else
 check_layout() { # map n rho
-  $prog --layout --map=$1 --n=$2 --rho=$3 > "$tmp/l.txt" 2>/dev/null || { echo "FAILED: layout $*"; fail=1; return; }
+  $prog --exp=layout --map=$1 --n=$2 --rho=$3 > "$tmp/l.txt" 2>/dev/null || { echo "FAILED: layout $*"; fail=1; return; }
   head -n 20 "$tmp/l.txt" | grep -qx 'x y z launch block thread' || { echo "FAILED: layout $* header"; fail=1; }
   res=$(awk -v n=$2 '/^#/ || /^x/ {next} { if (!($1 <= $2 && $2 <= $3 && $3 < n)) bad++; k = $1 " " $2 " " $3; if (seen[k]++) dup++; rows++ }
         END { print rows + 0, bad + 0, dup + 0 }' "$tmp/l.txt")
@@ -43,14 +56,13 @@ for m in bb lambda-cubic lambda-exact recursive-o1 recursive-o1-below recursive-
 done
 for n in 8 16 17 33; do for r in 1 2; do check_layout recursive-log $n $r; check_layout recursive-o1-below $n $r; done; done
 # recursive-log: several launches, numbered from 0
-n_l=$($prog --layout --map=recursive-log --n=16 --rho=2 | awk '!/^#/ && !/^x/ {print $4}' | sort -un | wc -l)
+n_l=$($prog --exp=layout --map=recursive-log --n=16 --rho=2 | awk '!/^#/ && !/^x/ {print $4}' | sort -un | wc -l)
 [ "$n_l" -gt 1 ] || { echo "FAILED: recursive-log layout shows $n_l launches"; fail=1; }
-# GPU mode: runs (0) on a GPU machine, exits 77 without one
-$prog --kernel=write --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
+# GPU experiments: run (0) on a GPU machine, exit 77 without one
+$prog --exp=write --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
 case $rc in 0|77) ;; *) echo "FAILED: GPU mode exit $rc"; cat "$tmp/g.log"; fail=1;; esac
-$prog --kernel=write-coarse --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
+$prog --exp=write-coarse --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
 case $rc in 0|77) ;; *) echo "FAILED: write-coarse GPU mode exit $rc"; cat "$tmp/g.log"; fail=1;; esac
-grep -q 'write-coarse' <<<"$help" || { echo "FAILED: --help does not list write-coarse"; fail=1; }
 # volume: host only, its four files
 expect 0 $vol --quick --out="$tmp/v" >/dev/null
 for f in bb m3 m search; do
