@@ -134,7 +134,7 @@ static __global__ void __launch_bounds__(HSP_SCATTER_THREADS, 2)
 #pragma unroll
     for (int k = 0; k < IPT; k++) { /* all loads first: IPT independent 8-byte loads in flight */
         long i = i0 + (long)k * HSP_SCATTER_THREADS;
-        v[k] = i < n ? x[i] : 0.0;
+        v[k] = i < n ? __ldcs(&x[i]) : 0.0; /* read once: evict first, the append fronts stay in L2 */
     }
 #pragma unroll
     for (int k = 0; k < IPT; k++) b[k] = (unsigned)hash_bucket1d(v[k], xmin, dmin); /* eq. (2.13) */
@@ -175,16 +175,29 @@ static __global__ void __launch_bounds__(HSP_SCATTER_THREADS, 2)
             }
         }
     }
-    /* the last block to finish computes the offsets (its reads of cnt follow every block's
-     * atomics: each block fences before it counts itself done) */
-    __threadfence();
+    /* the last block to finish computes the offsets: its reads of cnt follow every block's
+     * atomics (each block's are ordered by the barrier and the fence of its thread 0 before
+     * it counts the block done; every atomic here has also returned its value already) */
     __syncthreads();
-    if (tid == 0) sh_last = atomicAdd(done, 1u) == gridDim.x - 1;
+    if (tid == 0) {
+        __threadfence();
+        sh_last = atomicAdd(done, 1u) == gridDim.x - 1;
+    }
     __syncthreads();
     if (!sh_last) return;
     __threadfence();
     hsp_offsets(cnt, parts, off, sh_warp);
     if (tid == 0) *done = 0u;
+}
+
+/* an entry read once (evict first) as one 8-byte load */
+static __device__ __forceinline__ hsp_entry hsp_load_entry(const hsp_entry *p)
+{
+    uint2 v = __ldcs((const uint2 *)p);
+    hsp_entry e;
+    e.slot = v.x;
+    e.index = v.y;
+    return e;
 }
 
 /* Pass 2: one block per partition q; dynamic shared memory: the table of 2^pw ints. */
@@ -210,7 +223,7 @@ static __global__ void __launch_bounds__(1024)
         hsp_entry t[4];
 #pragma unroll
         for (int k = 0; k < 4; k++)
-            if (j0 + k * nt + tid < c) t[k] = e[j0 + k * nt + tid];
+            if (j0 + k * nt + tid < c) t[k] = hsp_load_entry(&e[j0 + k * nt + tid]);
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             int j = j0 + k * nt + tid;
