@@ -6,6 +6,9 @@
 # kernel (rho = 16); one line per map: lambda-sqrt (lambda X), lambda-newton (lambda N),
 # lambda-rsqrt (lambda R), lambda-exact (ours); BB is the line I = 1.  A float map stops
 # where it is no longer exact (the program refuses to time it).
+# The paper's numbers (its text on Fig. 3, Kepler GPUs): lambda R I = 1.15 (GTX 680) and 1.1
+# (GTX 765M), lambda N 1.025 and 0.96, lambda X 0.87 and 0.83; all three 1.08 on the Tesla K40.
+# Drawn as dashed lines, each variant in its colour at its GTX 680 value.
 if (!exists("datadir")) datadir = 'simplex2d/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -24,4 +27,7 @@ plot 1 with lines ls ls_bb title 'BB', \
      f using (column("n")/1024.):(sel("lambda-sqrt")) with linespoints ls ls_lambda_sqrt title '{/Symbol l}_X (sqrtf)', \
      f using (column("n")/1024.):(sel("lambda-newton")) with linespoints ls ls_lambda_newton title '{/Symbol l}_N (Newton)', \
      f using (column("n")/1024.):(sel("lambda-rsqrt")) with linespoints ls ls_lambda_rsqrt title '{/Symbol l}_R (rsqrtf)', \
-     f using (column("n")/1024.):(sel("lambda-exact")) with linespoints ls ls_lambda_exact title '{/Symbol l} exact (ours)'
+     f using (column("n")/1024.):(sel("lambda-exact")) with linespoints ls ls_lambda_exact title '{/Symbol l} exact (ours)', \
+     1.15 with lines ls ls_lambda_rsqrt dt 2 title 'paper, GTX 680: {/Symbol l}_R 1.15', \
+     1.025 with lines ls ls_lambda_newton dt 2 title 'paper, GTX 680: {/Symbol l}_N 1.025', \
+     0.87 with lines ls ls_lambda_sqrt dt 2 title 'paper, GTX 680: {/Symbol l}_X 0.87'

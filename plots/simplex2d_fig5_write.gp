@@ -1,5 +1,5 @@
 # plots/simplex2d_fig5_write.gp -- the write kernel (each thread writes its cell; memory-bound)
-# in the form of Fig. 5 of arXiv:1609.01490 (not a paper panel: the issue's performance goal).
+# in the form of Fig. 5 of arXiv:1609.01490 (not a paper panel: ours, every thread writes its cell).
 # inputs: simplex2d_fig5_write.dat
 # Reads datadir/simplex2d_fig5_write.dat (simplex2d --exp=fig5 --kernel=write); output: outfile.
 # x: N / 2^10, y: I = T_BB / T_map (rho = 16); the dashed line at 2 is the parallel-space bound.

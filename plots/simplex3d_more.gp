@@ -1,5 +1,5 @@
 # plots/simplex3d_more.gp -- the tetrahedral maps in the configurations the papers leave out
-# (Navarro et al. arXiv:1609.01490 sec. 6, arXiv:1610.07394 sec. III.B-C; issue 15 item 2):
+# (Navarro et al. arXiv:1609.01490 sec. 6, arXiv:1610.07394 sec. III.B-C):
 # (a) the write kernel with rho = 2 blocks (8 threads), every map;
 # (b) the coarsened write kernel (ours) with rho = 4 map blocks, one line per configuration;
 # (c) the coarsened dummy kernel (ours, rho = 8); (d) the coarsened triplet kernel (ours, rho = 8).

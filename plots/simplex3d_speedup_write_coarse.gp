@@ -6,7 +6,7 @@
 # inputs: simplex3d_speedup_write-coarse.dat
 # left:  x: n (cells per side, log2); y: I = T_bb / T_map of recursive-o1 (solid) and
 #        lambda-exact (dashed) at the same configuration; the space bound 6/1.125 (eq. 24)
-#        and the issue's goal 4.5 for reference.
+#        and our goal 4.5 for reference.
 # right: x: n; y: write rate in % of the measured write ceiling (pct_ceiling) of
 #        recursive-o1 (solid) and bb (dotted), per configuration.
 if (!exists("datadir")) datadir = 'simplex3d/results'
@@ -34,7 +34,7 @@ plot for [i = 1:ncfg] f using "n":(sel("recursive-o1", i, "speedup_x")) with lin
      for [i = 1:ncfg] f using "n":(sel("lambda-exact", i, "speedup_x")) with linespoints ls ls_lambda_exact lc i pt (i + 4) dt 2 \
          title 'lambda-exact '.cfg(i), \
      6/1.125 with lines ls ls_bound dt 4 title 'space bound 6/1.125 (eq. 24)', \
-     4.5 with lines ls ls_bound dt 3 title 'issue goal 4.5'
+     4.5 with lines ls ls_bound dt 3 title 'goal 4.5'
 set ylabel '% of the write ceiling'
 set yrange [0:105]
 set key bottom right

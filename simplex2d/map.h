@@ -1,4 +1,5 @@
 /* simplex2d/map.h -- GPU thread maps for triangular domains, as plain HD functions.
+ * arXiv:1609.01490 sections 3-4 (eq. 4-9) and arXiv:1610.07394 section III.A (eq. 13-15).
  *
  * Papers: C. A. Navarro, B. Bustos, N. Hitschfeld, "A Non-linear GPU Thread Map for
  * Triangular Domains" (arXiv:1609.01490) -- the lambda(omega) maps and the baselines of its
@@ -152,7 +153,7 @@ static inline int s2_map_of(const char *name)
  * 2D grids (m' x m' for lambda, eq. (13)'s orthotope) date from GPUs whose gridDim.x was
  * limited to 65535; since compute capability 3.0 it reaches 2^31 - 1.  On Hopper at rho = 32
  * (1024 threads per block) the 2D form costs up to 25 % of a write kernel's time (the
- * row-major omega = by m' + bx, the idle blocks past T(m) and their test): README, issue 11. */
+ * row-major omega = by m' + bx, the idle blocks past T(m) and their test): README, "Against the authors' code". */
 static inline HD int s2_map_is_linear(int map)
 {
     return map == S2_LAMBDA_EXACT || map == S2_RECURSIVE || map == S2_RECURSIVE_ABOVE || map == S2_LAMBDA_STRICT;

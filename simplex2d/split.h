@@ -1,4 +1,5 @@
-/* simplex2d/split.h -- a triangular domain split across P processes by lambda (issue 14).
+/* simplex2d/split.h -- a triangular domain split across P processes by lambda (README, last section).
+ * Beyond the papers: the block numbering omega of arXiv:1609.01490 eq. (4), cut into P ranges.
  *
  * The lambda maps of Navarro et al. (arXiv:1609.01490, eq. 4) number the T(m) = m (m + 1) / 2
  * blocks of the m x m lower-triangular block matrix (m = ceil(n / rho)) by omega, row by row.

@@ -1,5 +1,6 @@
-/* simplex3d/emulate.h -- host emulation of a map's launches (no GPU): used by `--layout`
- * and by the host tests.  It walks exactly the launch grids the GPU program launches
+/* simplex3d/emulate.h -- host emulation of a map's launches (no GPU), for `--exp=layout` and the host tests:
+ * the maps of arXiv:1609.01490 sec. 6 and arXiv:1610.07394 sec. III.B-C (map.h), thread by thread.
+ * It walks exactly the launch grids the GPU program launches
  * (every launch, every block, every thread), applies the same HD map function as the
  * kernels (map.h) and the same thread filter, and calls visit() for each working thread. */
 #ifndef SIMPLEX3D_EMULATE_H

@@ -1,4 +1,5 @@
-/* simplex3d/kernels.cuh -- the test kernels, one template per (map, work).
+/* simplex3d/kernels.cuh -- the test kernels, one template per (map, work), and their launch dispatch.
+ * The kernels are ours (neither paper times 3D), modelled on arXiv:1609.01490 sec. 5 and using its sec. 6 layout.
  *
  * Every kernel: block (blockIdx) -> ordered block (bx, by, bz) through the map (map.h; a
  * block with no work returns at once), thread t = tx + rho (ty + rho tz) of a 1D block of

@@ -1,4 +1,5 @@
 /* simplex3d/map.h -- GPU block-space thread maps for the discrete orthogonal tetrahedron.
+ * arXiv:1609.01490 section 6 (eq. 10-17) and arXiv:1610.07394 sections III.B-III.C (eq. 16-24).
  *
  * Papers:
  *   [NL]  Navarro, Bustos, Hitschfeld, "A Non-linear GPU Thread Map for Triangular Domains",
