@@ -5,7 +5,8 @@
  * 2^20 + 3; partition boundaries: all keys in one partition, empty partitions, partitions of
  * exactly the table size (and one key past it), the block histogram at its largest size,
  * every tile size and both reservation modes.  `--small` keeps n <= 2^16 (for
- * compute-sanitizer).  Exit 77 with no GPU. */
+ * compute-sanitizer memcheck), `--tiny` n <= 2^10 + 1 and fewer cases (racecheck).  Exit 77
+ * with no GPU. */
 #include "../../common/device.h"
 #include "../../common/testlib.h"
 #include "../../hashmesh/gen.h"
@@ -103,10 +104,10 @@ static void both(const keys1d *k, const hsp_tuning *t, long expect_parts, const 
 
 int main(int argc, char **argv)
 {
-    int small = argc > 1 && !strcmp(argv[1], "--small");
+    int tiny = argc > 1 && !strcmp(argv[1], "--tiny"), small = tiny || (argc > 1 && !strcmp(argv[1], "--small"));
     device_require(0, 7, 5);
     const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
-    const int nn = small ? 5 : 6;
+    const int nn = tiny ? 4 : small ? 5 : 6;
     keys1d k;
     for (int a = 0; a < nn; a++) { /* automatic plans */
         keys1d_generate(&k, ns[a], 2.0, 4.0, 17 + ns[a]);
@@ -136,7 +137,7 @@ int main(int argc, char **argv)
     /* partitions of exactly the table size (dense keys: every bucket used), and one key more */
     const int pws[] = {8, 10, 14, 15};
     for (int a = 0; a < 4; a++) {
-        if (small && pws[a] > 10) continue;
+        if ((small && pws[a] > 10) || (tiny && pws[a] > 8)) continue;
         long W = 1L << pws[a];
         hsp_tuning t = {pws[a], 15, 0, HSP_AGG_AUTO};
         keys1d_generate(&k, 4 * W, 2.0, 2.0, 7 + a);
@@ -148,7 +149,7 @@ int main(int argc, char **argv)
     }
     /* every tile size, both reservation modes, a partial last tile */
     const int ipts[] = {1, 2, 4, 8, 16};
-    keys1d_generate(&k, small ? 20001 : 200001, 2.0, 4.0, 3);
+    keys1d_generate(&k, tiny ? 2001 : small ? 20001 : 200001, 2.0, 4.0, 3);
     for (int a = 0; a < 5; a++) {
         hsp_tuning on = {0, 0, ipts[a], HSP_AGG_ON}, off = {0, 0, ipts[a], HSP_AGG_OFF};
         both(&k, &on, 0, "tile sizes, block histogram");
