@@ -197,7 +197,7 @@ static inline HD void s3_lambda_cubic_ijk(uint64_t w, uint32_t *i, uint32_t *j, 
  * asymptotic root (x + 1)^3 ~ 6w, then integer corrections against Tet(k), so the result
  * never depends on float rounding.  Valid for w < S3_LAMBDA_EXACT_MAX_W (Tet(k+1) stays
  * below 2^64 / 1: k <= 2^20). */
-#define S3_LAMBDA_EXACT_MAX_W 183251938591948800ull /* Tet(2^20) */
+#define S3_LAMBDA_EXACT_MAX_W 192154133857304576ull /* Tet(2^20) */
 
 static inline HD uint32_t tet_layer_exact(uint64_t w)
 {
