@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Distributed neighbours: hashmesh/neighbors-mpi under mpirun, P = 1, 2, 4 (and 3,
 # 5 for odd shares), CPU backend (MPI only); GPU backend where GPUs exist (else SKIP lines).
+#   - GPU backend: --exp=scaling also partitions on the GPUs, checked equal to the host's;
 #   - the same output as the serial hashmesh/neighbors, cell by cell, on awkward meshes: a
 #     hand-checked one, ranks owning one cell, levmax 0, a rank boundary through a refined
 #     region, levmax 10 next to coarse cells; random generated meshes (--exp=scaling verifies
@@ -154,6 +155,9 @@ else
   done
   for np in $(seq 1 "$ngpu"); do
     mpi $np $nm --exp=scaling --backend=gpu --min-log2=10 --max-log2=14 --levmax=2 --reps=1 --warmup=0 --out=$tmp/gdat >/dev/null 2>&1 || cli_fail "GPU random meshes P=$np"
+    # the partition on the GPUs ran and equalled the host's (else exit 1 above): a time in every row
+    awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if ($c["partition_gpu_ms"] == "nan") bad = 1 }
+      END { exit !(r > 0 && !bad) }' $tmp/gdat/hashmesh_dist_scaling_gpu_p$np.dat 2>/dev/null || cli_fail "GPU P=$np: no partition_gpu_ms"
   done
   bad_run 2 "rank $ngpu has no GPU" $tmp/og.txt -- mpi $((ngpu + 1)) $nm --in=$tmp/center.txt --out=$tmp/og.txt --backend=gpu
 fi
