@@ -7,10 +7,10 @@
  *   k_compact_scatter(P, c, a)                                 embedded a[y n + x] = c[i]
  *   k_compact_vs_embedded(P, c, a, &wrong)                     counts c[i] != a[y n + x]
  *   k_compact_check_full(P, in, out, &wrong)                   counts out != full-inverse step
- *   compact_step(&S, stream)                                   ping-pong step (bench_gpu fn)
+ *   compact_step(&S, stream)                                   ping-pong step (a timed run_case fn)
  *   k_compact_sw(P, c, v) / k_compact_rd(P, c, &sum)           sw and rd on compact storage (no map)
  *   k_compact_init_rd, k_compact_sum_check, k_compact_count_not   rd input and the checks
- *   compact_sw(&S, stream) / compact_rd(&S, stream)            bench_gpu fns (d_s[0] / d_s[1]) */
+ *   compact_sw(&S, stream) / compact_rd(&S, stream)            timed run_case fns (d_s[0] / d_s[1]) */
 #ifndef FRACTALS_COMPACT_CUH
 #define FRACTALS_COMPACT_CUH
 

@@ -1,5 +1,5 @@
-# fractals/experiments.mk -- one make rule per data file, each a run of one experiment
-# (./fractals --exp=list, ./compact --exp=list); the figures they feed are in README.md.
+# fractals/experiments.mk -- one make rule per data file of sections 4, 6 and 7 (Table 1,
+# Figs. 4-5, the speedup sweeps, compact storage), each a run of one --exp experiment.
 # Speedup sweeps (the work kernels of section 6): every fractal of Table 1, every level whose
 # n x n byte array fits (sw: 2^32 cells, rd/ca: 2^30; QUICK: /256), rho = 8 16 32 (s=2),
 # 9 27 (s=3), 4 16 (s=4), maps bb, lambda, lambda-thread, lambda-par.

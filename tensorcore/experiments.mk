@@ -1,5 +1,5 @@
-# tensorcore/experiments.mk -- one make rule per data file, each a run of one experiment
-# (./tensorcore --exp=list); the figures they feed are in README.md.
+# tensorcore/experiments.mk -- one make rule per data file of Fig. 10 (section 6) and its
+# extensions (v2's readings, the spread, other fractals), each a run of one --exp experiment.
 # Fig. 10: speedup T(lambda) / T(lambda_tc) per variant, rho = 8 16 32, r = 3..16 (sw) or
 # 3..15 (rd, ca; the n x n byte arrays of 2^30 cells), QUICK: up to r = 12 / 11.  The sw file
 # also holds the map-cost measurement (map=table: the kernel with lambda looked up).
