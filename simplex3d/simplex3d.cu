@@ -460,7 +460,8 @@ static int exp_layout(void *p)
                 (unsigned long long)S3_LAMBDA_CUBIC_FIRST_FAIL_HOST);
     char cmd[1024];
     args_cmdline(o->argc, o->argv, cmd, sizeof cmd);
-    printf("# program: simplex3d --exp=layout\n# cmdline: %s\n# gpu: none (host emulation of the launch grid)\n", cmd);
+    printf("# program: simplex3d --exp=layout\n# cmdline: %s\n# git: %s\n# gpu: none (host emulation of the launch grid)\n", cmd,
+           COMMON_GIT_REV);
     printf("# map: %s  n: %u  rho: %u  blocks per side: %u  launches: %llu  threads launched: %llu  cells: %llu\n",
            s3_map_name(map), n, rho, prm.nb, (unsigned long long)s3_num_launches(map, prm.nb),
            (unsigned long long)s3_threads_launched(map, &prm), (unsigned long long)tet_number(n));
