@@ -139,9 +139,12 @@ static inline void datfile_open(datfile *d, const char *dir, const char *name, c
     if (snprintf(d->path, sizeof d->path, "%s/%s", dir, name) >= (int)sizeof d->path)
         DIE_USAGE("output path too long: %.60s...", dir);
     snprintf(d->tmp, sizeof d->tmp, "%s.tmp", d->path);
+    datfile_track(d->tmp, 1); /* before the file exists: a refusal here (too many open) leaves none */
     d->f = fopen(d->tmp, "w");
-    if (!d->f) DIE_USAGE("cannot write %s: %s", d->tmp, strerror(errno));
-    datfile_track(d->tmp, 1);
+    if (!d->f) {
+        datfile_track(d->tmp, 0); /* not ours: never removed at exit */
+        DIE_USAGE("cannot write %s: %s", d->tmp, strerror(errno));
+    }
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
