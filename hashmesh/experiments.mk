@@ -11,8 +11,8 @@ FIG_DATS := $(R)_fig3_3_sort1d.dat $(R)_fig3_4_sort_ratio.dat $(R)_fig3_5_sort2d
 # timings must not overlap: never run two experiments at once, even under make -j
 .NOTPARALLEL:
 
-# issue 12: the baselines a user would pick (best.h, CUB radix on the 32-bit bucket index),
-# cold-cache timings, and past the perfect table (compact hash, clustered keys)
+# beyond the paper: the baselines a user would pick (best.h, CUB radix on the 32-bit bucket
+# index), cold-cache timings, and past the perfect table (compact hash, clustered keys)
 BEST_DATS := $(R)_sort_best.dat $(R)_tab4_2_best.dat $(R)_tab4_2_best_cold.dat $(R)_tab4_1_best.dat \
              $(R)_levmax_neigh.dat $(R)_clustered_sort.dat
 

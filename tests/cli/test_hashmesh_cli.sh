@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Command-line contract of hashmesh/hashmesh and hashmesh/neighbors:
-#   --help exits 0; unknown / malformed options exit 2 with one error line;
+#   --help exits 0; unknown / malformed options exit 2 with one error line; --exp=list
+#   prints the experiment table without a GPU; a tiny run writes its data or SKIPs (77);
 #   neighbors --backend=cpu runs without a GPU and gives Listing 2's neighbours for a
 #   hand-checked mesh; every kind of bad mesh gives ONE line naming the line number, exit 2,
 #   and no output file; --backend=gpu exits 77 (SKIP) without a GPU, else matches the CPU.
@@ -13,10 +14,25 @@ fail=0
 tmp=$cli_tmp
 # ---- hashmesh options (these end before device_require) ----
 expect 0 $hm --help | grep -q -- '--exp=V' || { echo "FAILED: hashmesh --help lacks --exp"; fail=1; }
-expect 2 $hm --exp=fig9 | grep -q "choose one of" || { echo "FAILED: bad --exp message"; fail=1; }
-expect 2 $hm --levmax=-1 >/dev/null
+# the experiment table without a GPU: every experiment with its paper item
+list=$(expect 0 $hm --exp=list)
+for e in fig3_3 fig3_4 fig3_5 fig3_6 fig3_7 fig3_9 fig3_10 fig3_11 tab4_1 tab4_2 sort_best tab4_1_best tab4_2_best levmax clustered; do
+  printf '%s\n' "$list" | grep -Eq "^  $e +[^ ]" || { echo "FAILED: --exp=list lacks $e"; fail=1; }
+done
+expect 2 $hm --exp=fig9 | grep -q "no such experiment" || { echo "FAILED: bad --exp message"; fail=1; }
+expect 2 $hm | grep -q "an experiment is required" || { echo "FAILED: missing --exp message"; fail=1; }
+expect 2 $hm --exp=fig3_5 --levmax=25 | grep -q "out of range" || { echo "FAILED: --levmax range"; fail=1; }
+expect 2 $hm --exp=levmax --lev-max=4 | grep -q "unknown option" || { echo "FAILED: --lev-max still accepted"; fail=1; }
 expect 2 $hm --max-log2=abc >/dev/null
 expect 2 $hm --bogus >/dev/null
+# a real (tiny) run: a data file with a GPU, else SKIP (77) and none
+out=$($hm --exp=fig3_3 --quick --max-log2=10 --reps=1 --warmup=0 --out=$tmp/dat 2>&1); rc=$?
+if [ $rc -eq 0 ]; then
+  grep -q '^1024 2 hash_gpu ' $tmp/dat/hashmesh_fig3_3_sort1d.dat || { echo "FAILED: fig3_3 data lacks its hash_gpu row"; fail=1; }
+elif [ $rc -eq 77 ]; then
+  echo "$out" | grep -q '^SKIP' || { echo "FAILED: exit 77 without a SKIP line"; fail=1; }
+  [ -e $tmp/dat/hashmesh_fig3_3_sort1d.dat ] && { echo "FAILED: data file written by a skipped run"; fail=1; }
+else echo "FAILED: --exp=fig3_3 -> exit $rc"; echo "$out" | tail -3; fail=1; fi
 # a 2D perfect hash table that cannot fit is refused before the GPU is needed
 expect 2 $hm --exp=fig3_7 --levmax=16 | grep -q "does not fit" || { echo "FAILED: 2D table too large message"; fail=1; }
 # ---- neighbors options ----

@@ -4,7 +4,8 @@
 #   operation on the CPU; every kind of bad input gives ONE line naming FILE:LINE, exit 2, and
 #   neither the output nor its .tmp; the output may not be an input; --backend=gpu exits 77
 #   (SKIP) without a GPU, else it matches the CPU (remap and look-up within 1e-12).  Also the
-#   issue-12 options of hashmesh/hashmesh that are refused before the GPU is touched.
+#   options of hashmesh/hashmesh's experiments beyond the paper that are refused before the
+#   GPU is touched.
 set -u
 . "$(dirname "$0")/lib.sh"
 hd=hashmesh/hashdata
@@ -110,14 +111,14 @@ printf '0 0\n0.5\n' > $tmp/qbad.txt
 bad qbad 'qbad\.txt:2: malformed query line' --op=lookup --table=$tmp/t.txt --in=$tmp/qbad.txt
 bad zero '/dev/zero:1: NUL byte' --op=sort --in=/dev/zero
 
-# ---- hashmesh's issue-12 options (refused before the GPU is needed)
+# ---- hashmesh's options beyond the paper (refused before the GPU is needed)
 hm=hashmesh/hashmesh
 if [ -x $hm ]; then
-  expect 2 $hm --exp=levmax --lev-max=24 | grep -q "does not fit the compact key" || cli_fail "levmax key limit message"
+  expect 2 $hm --exp=levmax --levmax=24 | grep -q "does not fit the compact key" || cli_fail "levmax key limit message"
   expect 2 $hm --exp=levmax --corner-radius=1 >/dev/null
   expect 2 $hm --exp=levmax --load=0 >/dev/null
   expect 2 $hm --exp=sort_best --threads=-1 >/dev/null
-  expect 2 $hm --exp=bogus | grep -q "tab4_1_best" || cli_fail "--exp choices lack the issue-12 experiments"
+  expect 2 $hm --exp=bogus | grep -q "tab4_1_best" || cli_fail "--exp choices lack the experiments beyond the paper"
   expect 0 $hm --help | grep -q -- "--flush-l2" || cli_fail "--help lacks --flush-l2"
 fi
 cli_done
