@@ -1,4 +1,4 @@
-/* test_tensorcore_deep.cu -- a map-only test of the tensor-core maps up to r_b = 16 (issue 15):
+/* test_tensorcore_deep.cu -- a map-only test of the tensor-core maps up to r_b = 16:
  * no data array, only k_tc_check (every thread's cell against the classic lambda of its
  * logical block, fractal_lambda_cell; exactly 3^r cells).  rho = 8, r = 3 .. 19, i.e. the
  * block level r_b = r - 3 runs 0 .. 16 (test_tensorcore_maps stops at r = 16, r_b = 13):
