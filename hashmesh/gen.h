@@ -83,7 +83,7 @@ static inline void keys1d_generate(keys1d *k, long n, double dmin, double dmax, 
 }
 static inline void keys1d_free(keys1d *k) { free(k->x); k->x = NULL; }
 
-/* Clustered 1D keys (issue 12: non-uniform data): gaps dmin * floor(u^(-1/alpha)), u uniform
+/* Clustered 1D keys (non-uniform data, beyond the paper): gaps dmin * floor(u^(-1/alpha)), u uniform
  * in (0, 1] -- a Pareto (heavy-tailed) gap, >= dmin, mostly dmin or 2 dmin with rare huge
  * jumps; alpha <= 1 has no finite mean, so the span (max - min) and with it the perfect table
  * m = span / dmin + 1 grows faster than n.  Keys are integer multiples of dmin (exact doubles;
@@ -201,7 +201,7 @@ static inline void amr_generate(amr_mesh *m, int nx, int ny, int levmax, double 
     amr_shuffle(m, &s);
 }
 
-/* A mesh refined towards one corner (issue 12: where the perfect table blows up): a side x
+/* A mesh refined towards one corner (where the perfect table blows up): a side x
  * side coarse mesh; a cell (i, j) at level l < levmax is refined when i^2 + j^2 < radius^2
  * (in level-l cells from the corner (0, 0)), so every level adds about (pi/4) radius^2 x 3
  * cells while the finest grid, and the perfect table, grows 4x per level.  radius >= 2 keeps

@@ -1,4 +1,4 @@
-# plots/hashmesh_clustered.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for discretized data": clustered keys (issue 12).
+# plots/hashmesh_clustered.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for discretized data": clustered keys (beyond the paper).
 # inputs: hashmesh_clustered_sort.dat
 # Reads datadir/hashmesh_clustered_sort.dat (hashmesh/hashmesh --exp=clustered). Output: outfile (plots/out/hashmesh_clustered.pdf|png).
 # 1D sort of n = 2^20 keys with Pareto gaps of tail index alpha (x, decreasing: heavier tails to the right).

@@ -1,4 +1,4 @@
-# plots/hashmesh_levmax.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for discretized data": past the perfect table (issue 12).
+# plots/hashmesh_levmax.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for discretized data": past the perfect table (beyond the paper).
 # inputs: hashmesh_levmax_neigh.dat hashmesh_levmax_remap.dat
 # Reads datadir/hashmesh_levmax_{neigh,remap}.dat (hashmesh/hashmesh --exp=levmax). Output: outfile (plots/out/hashmesh_levmax.pdf|png).
 # 2D neighbours (top left) and 2D remap (top right) on corner-refined meshes vs their finest level: time (ms, log),

@@ -1,4 +1,4 @@
-# plots/hashmesh_sort_best.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for discretized data", Fig. 3.3 against the strongest sorts (issue 12).
+# plots/hashmesh_sort_best.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for discretized data", Fig. 3.3 against the strongest sorts (beyond the paper).
 # inputs: hashmesh_sort_best.dat
 # Reads datadir/hashmesh_sort_best.dat (hashmesh/hashmesh --exp=sort_best). Output: outfile (plots/out/hashmesh_sort_best.pdf|png).
 # x: keys n (log); y: time per sort (ms) (log), median with [min, max] error bars; one line per method.

@@ -1,5 +1,5 @@
 # plots/hashmesh_tab4_1_best.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for
-# discretized data", Table 4.1 against the best baselines (issue 12) as a bar chart.
+# discretized data", Table 4.1 against the best baselines (beyond the paper) as a bar chart.
 # inputs: hashmesh_tab4_1_best.dat
 # Reads datadir/hashmesh_tab4_1_best.dat (hashmesh/hashmesh --exp=tab4_1_best, n about 2^21).
 # Output: outfile (plots/out/hashmesh_tab4_1_best.pdf|png).

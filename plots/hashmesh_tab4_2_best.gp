@@ -1,4 +1,4 @@
-# plots/hashmesh_tab4_2_best.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for discretized data", Table 4.2 against the strongest GPU radix sort (issue 12).
+# plots/hashmesh_tab4_2_best.gp -- Robey, Nicholaeff, Robey, "Hash-based algorithms for discretized data", Table 4.2 against the strongest GPU radix sort (beyond the paper).
 # inputs: hashmesh_tab4_2_best.dat hashmesh_tab4_2_best_run2.dat
 # Reads datadir/hashmesh_tab4_2_best.dat (hashmesh/hashmesh --exp=tab4_2_best; the reference run) and
 # hashmesh_tab4_2_best_run2.dat (a second run of the same command in the same session: the run-to-run

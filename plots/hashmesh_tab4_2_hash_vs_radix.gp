@@ -5,7 +5,7 @@
 # Output: outfile (plots/out/hashmesh_tab4_2_hash_vs_radix.pdf|png).
 # x: keys n (log); y: speed-up of the GPU hash sort over CUB DeviceRadixSort on the same
 # keys with their indices; filled points: the working set fits in L2; dashed: the paper's
-# 2.68x (NVIDIA hash vs CUDPP radix, about 2 million keys); dotted: the issue's goal 2.5x.
+# 2.68x (NVIDIA hash vs CUDPP radix, about 2 million keys); dotted: the 2.5x target of this reproduction.
 if (!exists("datadir")) datadir = 'hashmesh/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
