@@ -2,22 +2,33 @@
 # tests/run.sh -- run every built test under a timeout; PASS / FAIL / SKIP per test and
 # a final "N passed, N failed, N skipped" line.  Exit 0 iff nothing failed.
 #   exit 0 -> PASS, 77 -> SKIP (no usable GPU), anything else (timeout: 124) -> FAIL.
-# Usage: tests/run.sh [TEST ...]   (default: every executable in tests/bin and tests/cli/test_*.sh)
-# TEST_TIMEOUT (seconds, default 600) bounds each test.
+# Usage: tests/run.sh [TEST ...]   (default: every executable in tests/bin, tests/bin/asan
+# (the sanitizer builds, shown as asan/NAME) and tests/cli/test_*.sh)
+# TEST_TIMEOUT (seconds, default 600) bounds each test.  Sanitizer reports are fatal
+# (ASAN_OPTIONS / UBSAN_OPTIONS below unless set; a machine where LeakSanitizer cannot run,
+# e.g. under some ptrace restrictions, gets detect_leaks=0 after a probe).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 timeout_s=${TEST_TIMEOUT:-600}
 if [ $# -gt 0 ]; then tests=("$@"); else
   tests=()
-  for t in "$here"/bin/*; do [ -x "$t" ] && tests+=("$t"); done
+  for t in "$here"/bin/* "$here"/bin/asan/*; do [ -f "$t" ] && [ -x "$t" ] && tests+=("$t"); done
   for t in "$here"/cli/test_*.sh; do [ -f "$t" ] && tests+=("$t"); done
+fi
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+probe=$here/bin/asan/.lsan-probe # an empty sanitized program (make asan-build): can LSan run?
+if [ -x "$probe" ] && ! "$probe" >/dev/null 2>&1 && ASAN_OPTIONS=detect_leaks=0 "$probe" >/dev/null 2>&1; then
+  echo "note: LeakSanitizer cannot run here: leak checks off (detect_leaks=0)"
+  export ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}
 fi
 pass=0; fail=0; skip=0; failed=()
 mkdir -p "$here/logs"
 for t in "${tests[@]}"; do
   name=$(basename "$t")
-  log="$here/logs/$name.log"
+  case $t in */bin/asan/*) name=asan/$name ;; esac
+  log="$here/logs/${name//\//-}.log"
   start=$(date +%s%N)
   (cd "$top" && timeout "$timeout_s" "$t") >"$log" 2>&1
   rc=$?

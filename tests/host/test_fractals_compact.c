@@ -22,9 +22,17 @@
 #include "../../fractals/fractal.h"
 #include "../../fractals/compact.h"
 
+#ifdef TEST_SANITIZE /* make asan: smaller exhaustive ranges, the same boundaries */
+#define EXHAUSTIVE_CELLS (1ull << 15)
+#define EXHAUSTIVE_BOX (1ull << 16)
+#define EXHAUSTIVE_BLOCKS 59049ull /* 3^10 */
+#define RANDOM_BLOCKS 5000
+#else
 #define EXHAUSTIVE_CELLS (1ull << 21)
 #define EXHAUSTIVE_BOX (1ull << 22)
 #define EXHAUSTIVE_BLOCKS 43046721ull /* 3^16: Sierpinski r_b = 16 exhaustively */
+#define RANDOM_BLOCKS 200000
+#endif
 
 static void test_round_trip(const nbb_fractal *f)
 {
@@ -170,7 +178,7 @@ static void test_lambda_par(const nbb_fractal *f)
                 }
         } else {
             uint64_t z = 0x9E3779B97F4A7C15ull ^ (uint64_t)rb;
-            for (int t = 0; t < 200000; t++) {
+            for (int t = 0; t < RANDOM_BLOCKS; t++) {
                 z ^= z << 13;
                 z ^= z >> 7;
                 z ^= z << 17;

@@ -18,6 +18,14 @@
 #include "../../common/testlib.h"
 #include "../../fractals/fractal.h"
 
+#ifdef TEST_SANITIZE /* make asan: levels and samples thinned (the plain build keeps them) */
+#define R_SMALL 5
+#define LARGE_SAMPLES 2000
+#else
+#define R_SMALL 6
+#define LARGE_SAMPLES 20000
+#endif
+
 /* Construction by replication (section 3.1): grid of side s^r, 1 = cell. */
 static uint8_t *build_by_replication(const nbb_fractal *f, int r)
 {
@@ -75,7 +83,7 @@ static void test_membership(void)
     for (int i = 0; i < FRACTAL_COUNT; i++) {
         const nbb_fractal *f = &FRACTAL_TABLE[i];
         nbb_fast F = nbb_fast_make(f);
-        for (int r = 0; r <= 6; r++) {
+        for (int r = 0; r <= R_SMALL; r++) {
             uint64_t n = fractal_pow((uint64_t)f->s, r);
             uint8_t *g = build_by_replication(f, r);
             long bad_ref = 0, bad_fast = 0, count = 0;
@@ -157,7 +165,7 @@ static void test_launches(void)
     long configs = 0;
     for (int i = 0; i < FRACTAL_COUNT; i++) {
         const nbb_fractal *f = &FRACTAL_TABLE[i];
-        for (int r = 0; r <= 6; r++) {
+        for (int r = 0; r <= R_SMALL; r++) {
             uint64_t n = fractal_pow((uint64_t)f->s, r);
             uint8_t *count = malloc(n * n);
             for (uint32_t rho = 1; rho <= n && rho <= FRACTAL_MAX_RHO; rho *= (uint32_t)f->s) {
@@ -202,7 +210,7 @@ static void test_large(void)
             fractal_launch L;
             T_EQ_INT(fractal_launch_init(&L, f, r, rho, FRACTAL_MAP_LAMBDA, err, sizeof err), 0);
             long bad = 0;
-            for (int t = 0; t < 20000; t++) {
+            for (int t = 0; t < LARGE_SAMPLES; t++) {
                 uint32_t wx = (uint32_t)(rng_next(&seed) % L.gx), wy = (uint32_t)(rng_next(&seed) % L.gy);
                 if (t == 0) wx = wy = 0;
                 if (t == 1) wx = L.gx - 1, wy = L.gy - 1;
@@ -220,7 +228,7 @@ static void test_large(void)
             /* bb membership at level r against the reference, random cells */
             nbb_fast F = nbb_fast_make(f);
             long badm = 0;
-            for (int t = 0; t < 200000; t++) {
+            for (int t = 0; t < 10 * LARGE_SAMPLES; t++) {
                 uint32_t x = (uint32_t)(rng_next(&seed) % L.n), y = (uint32_t)(rng_next(&seed) % L.n);
                 if (t & 1) { /* bias towards members: a random cell number by replication */
                     fractal_cell_of(f, r, rng_next(&seed) % fractal_pow((uint64_t)f->k, r), &x, &y);
@@ -240,14 +248,21 @@ static void test_large(void)
     T_EQ_INT(L.rb, 13);
 }
 
+#ifdef TEST_SANITIZE /* make asan: the arithmetic sweeps thinned, the top of the range kept */
+#define MAGIC_LOW (1u << 16)
+#define MAGIC_RANDOM 20000
+#else
+#define MAGIC_LOW (1u << 22)
+#define MAGIC_RANDOM 2000000
+#endif
 static void test_magic(void)
 {
     long bad = 0;
     for (uint32_t d = 2; d <= 16; d++) {
         uint32_t m = fractal_magic(d);
-        for (uint32_t x = 0; x < (1u << 22); x++) bad += fractal_udiv(x, m) != x / d;
+        for (uint32_t x = 0; x < MAGIC_LOW; x++) bad += fractal_udiv(x, m) != x / d;
         uint64_t seed = 0x1234567u + d;
-        for (int t = 0; t < 2000000; t++) {
+        for (int t = 0; t < MAGIC_RANDOM; t++) {
             uint32_t x = (uint32_t)(rng_next(&seed) % FRACTAL_MAX_N);
             bad += fractal_udiv(x, m) != x / d;
         }

@@ -17,6 +17,20 @@
 #include "../../simplex3d/map.h"
 #include "../../simplex3d/emulate.h"
 
+#ifdef TEST_SANITIZE /* make asan: smaller sweeps (the plain build keeps the full ones) */
+#define N_CELLS 40
+#define NB_BLOCKS 64
+#define K_TOP 8
+#define NB_LAMBDA_BIG 256
+#define RANDOM_IDX 20000
+#else
+#define N_CELLS 96
+#define NB_BLOCKS 160
+#define K_TOP 10
+#define NB_LAMBDA_BIG 1024
+#define RANDOM_IDX 2000000
+#endif
+
 typedef struct {
     unsigned char *cnt;
     uint64_t cells;
@@ -87,7 +101,7 @@ int main(void)
     for (int map = 0; map < S3_NMAPS; map++)
         for (int r = 0; r < 4; r++) {
             long ok = 0, tried = 0;
-            for (uint32_t n = 1; n <= 96; n++) {
+            for (uint32_t n = 1; n <= N_CELLS; n++) {
                 s3_params p;
                 T_EQ_INT(s3_plan(map, n, rhos[r], &p), 0);
                 if (map == S3_LAMBDA_CUBIC && p.tet_blocks > S3_LAMBDA_CUBIC_FIRST_FAIL_HOST) continue;
@@ -143,12 +157,12 @@ int main(void)
     /* 3. block level, larger sizes: every nb <= 160, and 2^k - 1, 2^k, 2^k + 1 to 513 (1025) */
     const int rmaps[3] = {S3_RECURSIVE_O1, S3_RECURSIVE_O1B, S3_RECURSIVE_LOG};
     long nbad = 0, ntried = 0;
-    for (uint32_t nb = 1; nb <= 160; nb++)
+    for (uint32_t nb = 1; nb <= NB_BLOCKS; nb++)
         for (int m = 0; m < 3; m++) {
             ntried++;
             if (!block_bijection(rmaps[m], nb)) nbad++, fprintf(stderr, "  %s nb=%u: not a bijection\n", s3_map_name(rmaps[m]), nb);
         }
-    for (uint32_t k = 8; k <= 10; k++)
+    for (uint32_t k = 8; k <= K_TOP; k++)
         for (int d = -1; d <= 1; d++)
             for (int m = 0; m < 3; m++) {
                 uint32_t nb = (1u << k) + d;
@@ -194,8 +208,8 @@ int main(void)
 
     /* 4. lambda-exact: every block index of the largest experiment grids (n = 4096 with
      * rho = 8: nb = 512, and rho = 4: nb = 1024, 180 M block indices) */
-    T_CHECK(block_bijection(S3_LAMBDA_EXACT, 512));
-    T_CHECK(block_bijection(S3_LAMBDA_EXACT, 1024));
+    T_CHECK(block_bijection(S3_LAMBDA_EXACT, NB_LAMBDA_BIG / 2));
+    T_CHECK(block_bijection(S3_LAMBDA_EXACT, NB_LAMBDA_BIG));
     /* and the layer/row at every layer boundary the CUDA grid can hold (65535^3 indices) */
     uint64_t wmax = 65535ull * 65535ull * 65535ull, badb = 0;
     for (uint64_t k = 1; tet_number(k) - 1 < wmax; k++)
@@ -211,7 +225,7 @@ int main(void)
     T_EQ_INT(badb, 0);
     /* random indices over the whole range */
     uint64_t s = 88172645463325252ull, badr = 0;
-    for (int t = 0; t < 2000000; t++) {
+    for (int t = 0; t < RANDOM_IDX; t++) {
         s ^= s << 13, s ^= s >> 7, s ^= s << 17;
         uint64_t w = s % wmax;
         uint32_t i, j, kk;
@@ -253,7 +267,7 @@ int main(void)
                 s3_lambda_exact_ijk(w, &e, &f, &g);
                 bad32 += a != e || b != f || c != g;
             }
-    for (int t = 0; t < 4000000; t++) {
+    for (int t = 0; t < 2 * RANDOM_IDX; t++) {
         s ^= s << 13, s ^= s >> 7, s ^= s << 17;
         uint64_t w = s % S3_TET32_MAX_W;
         uint32_t a, b, c, e, f, g;

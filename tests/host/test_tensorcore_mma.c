@@ -21,6 +21,16 @@
 #include "../../tensorcore/mma.h"
 
 #define R_MAX 16
+#ifdef TEST_SANITIZE /* make asan: every encoding at the small levels; the float arithmetic of the
+                        large ones stays with the plain build */
+#define RB_TOP 12       /* v1 / mma layout over every block up to this level (half accumulation fails at 12) */
+#define R_V23 9         /* v2 and v3 up to r = 9 */
+#define SAMPLE_BLOCKS (1L << 9)
+#else
+#define RB_TOP (R_MAX - 2)
+#define R_V23 R_MAX
+#define SAMPLE_BLOCKS (1L << 16)
+#endif
 
 /* D's top-left rows x cols entries of A x B + C, float accumulation in k order. */
 static void mma_part(const float *A, const float *B, const float *C, float *D, int rows, int cols)
@@ -82,7 +92,7 @@ int main(void)
 
     long bad_v1 = 0, bad_v2 = 0, bad_v3 = 0, bad_mma = 0, inexact = 0, blocks = 0;
     int half_fails_at = -1;
-    for (int rb = 0; rb <= R_MAX - 2; rb++) { /* rb <= 14: v2 sub-blocks at r = 16, rho = 8 */
+    for (int rb = 0; rb <= RB_TOP; rb++) { /* rb <= 14: v2 sub-blocks at r = 16, rho = 8 */
         uint32_t gx = tc_grid_x(3, rb), gy = tc_grid_y(3, rb);
         long nb = (long)gx * gy;
         blocks += nb;
@@ -150,7 +160,7 @@ int main(void)
     T_EQ_INT(bad_v1, 0);
     T_EQ_INT(bad_mma, 0);
     T_EQ_INT(half_fails_at, 12); /* half accumulation breaks exactly from rb = 12 */
-    printf("v1 and mma layout: %ld blocks, rb = 0..13 (device lane digits also rb = 14), all equal lambda\n", blocks);
+    printf("v1 and mma layout: %ld blocks, rb = 0..%d (device lane digits also rb = 14 when it is run), all equal lambda\n", blocks, RB_TOP < R_MAX - 2 ? RB_TOP : R_MAX - 3);
 
     /* mma.sync layouts: each (row, col) of A (16x16), B (16x8), C (16x8) held exactly once */
     {
@@ -170,7 +180,7 @@ int main(void)
     long extra_ok = 1;
     for (int rho = 8; rho <= 32; rho *= 2) {
         int p = log2i(rho);
-        for (int r = 0; r <= R_MAX; r++) {
+        for (int r = 0; r <= R_V23; r++) {
             int rb = r > p ? r - p : 0;
             /* v2: sub-blocks of rho/2 at level rb2 = max(0, r - p + 1) */
             int rb2 = r > p - 1 ? r - p + 1 : 0;
@@ -227,7 +237,7 @@ int main(void)
     T_EQ_INT(bad_v2, 0);
     T_EQ_INT(bad_v3, 0);
     T_CHECK(extra_ok);
-    printf("v2 and v3: rho = 8, 16, 32, r = 0..16, every block equals lambda\n");
+    printf("v2 and v3: rho = 8, 16, 32, r = 0..%d, every block equals lambda\n", R_V23);
 
     /* ---- v1's encoding on every NBB fractal of Table 1 (candy included) ----
      * WMMA v1 and the mma.sync register layout (A from tc_mma_a_value, B from the device's
@@ -252,7 +262,7 @@ int main(void)
                 for (int i = 0; i < 8; i++)
                     amma[TC_M * tc_frag_a_row(lane, i) + tc_frag_a_col(lane, i)] = tc_mma_a_value(g->s, rb, lane, i);
             uint32_t gx = tc_grid_x((uint32_t)g->k, rb), gy = tc_grid_y((uint32_t)g->k, rb);
-            const long nb = (long)gx * gy, want = 1L << 16;
+            const long nb = (long)gx * gy, want = SAMPLE_BLOCKS;
             const long stride = nb <= want ? 1 : (nb / want) | 1, count = nb <= want ? nb : want + 1;
             long bad = 0;
 #pragma omp parallel for reduction(+ : bad) schedule(static)
