@@ -51,6 +51,37 @@ static void h_ch_remap2d(void *p) /* compact hash: insert the old cells, gather 
 }
 
 /* ================= levmax: 2D neighbours ================= */
+/* GPU: the compact hash always, the perfect table while it fits */
+static void levmax_neigh_gpu(const hm_opts *r, const hm_point *pt, const amr_mesh *m, long cap, const int *ref, int *got)
+{
+    long n = m->n, W = amr_width(m), H = amr_height(m);
+    int L = m->levmax;
+    double perfect_bytes = (double)W * (double)H * sizeof(int);
+    gpu_ch_ctx g;
+    g.n = (int)n; g.levmax = L; g.W = W; g.H = H; g.cap = cap;
+    g.ci = (const int *)dev_dup(m->i, sizeof(int) * n, "cells");
+    g.cj = (const int *)dev_dup(m->j, sizeof(int) * n, "cells");
+    g.lev = (const int *)dev_dup(m->lev, sizeof(int) * n, "cells");
+    g.keys = (unsigned long long *)dev_alloc(sizeof(unsigned long long) * cap, "compact keys");
+    g.vals = (int *)dev_alloc(sizeof(int) * cap, "compact values");
+    g.nb = (int *)dev_alloc(sizeof(int) * 4 * n, "neighbours");
+    hm_out u = out_dev_ints("neighbours", g.nb, got, ref, 4 * n);
+    hm_run(r, pt, sized(gpu_case("compact_gpu", gpu_ch_neigh2d, &g, u), (double)ch_bytes(cap)));
+    if (perfect_fits_gpu(perfect_bytes, W, H)) {
+        gpu_hash_ctx p;
+        memset(&p, 0, sizeof p);
+        p.ci = g.ci; p.cj = g.cj; p.lev = g.lev; p.n = (int)n; p.levmax = L; p.W = W; p.H = H; p.m = W * H;
+        p.t = (int *)dev_alloc((size_t)perfect_bytes, "2D perfect hash table");
+        p.nb = g.nb;
+        hm_run(r, pt, sized(gpu_case("perfect_gpu", gpu_hash_neigh2d, &p, u), perfect_bytes));
+        CHECK_CUDA(cudaFree(p.t));
+    } else
+        fprintf(stderr, "  levmax %d: the perfect table (%.3g GB) does not fit in GPU memory: compact only\n", L,
+                perfect_bytes / 1e9);
+    const void *fr[] = {g.ci, g.cj, g.lev, g.keys, g.vals, g.nb};
+    dev_free_all(fr, 6);
+}
+
 /* On a corner-refined mesh of finest level L: the compact hash is the reference (checked
  * against the k-D tree at every L and the perfect table where it runs); the perfect table
  * runs while it fits (host <= --perfect-max-gib, GPU <= 80 % of free memory). */
@@ -96,30 +127,7 @@ static void measure_levmax_neigh(const hm_opts *r, hm_point pt, int L)
         hm_run(r, &pt, sized(with_host(nb, "perfect_cpu", h_hash_neigh2d), perfect_bytes));
         free(c.t);
     }
-    /* GPU: compact always, perfect while the table fits */
-    gpu_ch_ctx g;
-    g.n = (int)n; g.levmax = L; g.W = W; g.H = H; g.cap = c.cap;
-    g.ci = (const int *)dev_dup(m.i, sizeof(int) * n, "cells");
-    g.cj = (const int *)dev_dup(m.j, sizeof(int) * n, "cells");
-    g.lev = (const int *)dev_dup(m.lev, sizeof(int) * n, "cells");
-    g.keys = (unsigned long long *)dev_alloc(sizeof(unsigned long long) * c.cap, "compact keys");
-    g.vals = (int *)dev_alloc(sizeof(int) * c.cap, "compact values");
-    g.nb = (int *)dev_alloc(sizeof(int) * 4 * n, "neighbours");
-    hm_out u = out_dev_ints("neighbours", g.nb, got, ref, 4 * n);
-    hm_run(r, &pt, sized(gpu_case("compact_gpu", gpu_ch_neigh2d, &g, u), (double)ch_bytes(c.cap)));
-    if (perfect_fits_gpu(perfect_bytes, W, H)) {
-        gpu_hash_ctx p;
-        memset(&p, 0, sizeof p);
-        p.ci = g.ci; p.cj = g.cj; p.lev = g.lev; p.n = (int)n; p.levmax = L; p.W = W; p.H = H; p.m = W * H;
-        p.t = (int *)dev_alloc((size_t)perfect_bytes, "2D perfect hash table");
-        p.nb = g.nb;
-        hm_run(r, &pt, sized(gpu_case("perfect_gpu", gpu_hash_neigh2d, &p, u), perfect_bytes));
-        CHECK_CUDA(cudaFree(p.t));
-    } else
-        fprintf(stderr, "  levmax %d: the perfect table (%.3g GB) does not fit in GPU memory: compact only\n", L,
-                perfect_bytes / 1e9);
-    const void *fr[] = {g.ci, g.cj, g.lev, g.keys, g.vals, g.nb};
-    dev_free_all(fr, 6);
+    levmax_neigh_gpu(r, &pt, &m, c.cap, ref, got);
     free(c.keys); free(c.vals); free(ref); free(got);
     amr_free(&m);
 }
