@@ -14,7 +14,7 @@ FIG_DATS := $(R)_fig3_3_sort1d.dat $(R)_fig3_4_sort_ratio.dat $(R)_fig3_5_sort2d
 # beyond the paper: the baselines a user would pick (best.h, CUB radix on the 32-bit bucket
 # index), cold-cache timings, and past the perfect table (compact hash, clustered keys)
 BEST_DATS := $(R)_sort_best.dat $(R)_tab4_2_best.dat $(R)_tab4_2_best_cold.dat $(R)_tab4_1_best.dat \
-             $(R)_levmax_neigh.dat $(R)_clustered_sort.dat
+             $(R)_levmax_neigh.dat $(R)_clustered_sort.dat $(R)_sort_scale_uniform.dat
 
 run: $(FIG_DATS) $(R)_tab4_1_speedups.dat $(R)_tab4_2_hash_vs_radix.dat $(BEST_DATS)
 best: $(BEST_DATS)
@@ -53,4 +53,6 @@ $(R)_levmax_neigh.dat $(R)_levmax_remap.dat &: hashmesh  # 2D neighbours and rem
 	$(HM) --exp=levmax
 $(R)_clustered_sort.dat: hashmesh      # 1D sort of clustered keys (Pareto gaps)
 	$(HM) --exp=clustered
+$(R)_sort_scale_uniform.dat $(R)_sort_scale_clustered.dat &: hashmesh  # GPU sorts to 2^27: paper hash, CUB radix32, partitioned hash
+	$(HM) --exp=sort_scale
 .PHONY: best

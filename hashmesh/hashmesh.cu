@@ -19,6 +19,7 @@
 #include "exp_table.cuh"   /* table look-up: Fig. 3.11 */
 #include "exp_tab4_1.cuh"  /* Table 4.1, from the figures and against the best baselines */
 #include "exp_beyond.cuh"  /* past the perfect table: levmax sweep, clustered keys */
+#include "exp_hashsort.cuh" /* Table 4.2 to 2^27: the partitioned hash sort vs CUB radix */
 
 static const experiment EXPERIMENTS[] = {
     /* name         paper item           what it measures                                                 function */
@@ -37,7 +38,7 @@ static const experiment EXPERIMENTS[] = {
     {"tab4_2_best", "Table 4.2, beyond", "Table 4.2 against CUB radix on the 32-bit bucket index",           exp_tab4_2_best},
     {"levmax",      "sec. 3.2, beyond",  "2D neighbours, remap vs levmax: perfect, compact hash, k-D tree",  exp_levmax},
     {"clustered",   "sec. 3.1, beyond",  "1D sort of clustered keys: where the perfect table blows up",     exp_clustered},
-    /* further GPU sorts are listed here */
+    {"sort_scale",  "Table 4.2, beyond", "GPU sorts to 2^27, uniform and clustered: partitioned hash vs CUB", exp_sort_scale},
 };
 
 int main(int argc, char **argv)
