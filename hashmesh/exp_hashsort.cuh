@@ -3,7 +3,11 @@
  * gpu_hash_sort1d), CUB's radix sort on the 32-bit bucket index with the least end bit and
  * its key generation timed (kernels.cuh gpu_radix32_sort1d: the strongest baseline, given the
  * same key range as the hash) and the partitioned hash sort (hashsort_part.cuh), on the
- * uniform keys of sec. 3.1 and on clustered keys (gen.h, Pareto gaps, alpha 1.2).
+ * uniform keys of sec. 3.1 and on clustered keys (gen.h, Pareto gaps, alpha 1.2).  Two rows
+ * of the partitioned sort: hash_part_gpu, its automatic plan (the scheme column says which:
+ * direct below 2^22 keys, ranked, or two-level for the largest tables), and
+ * hash_part_direct_gpu, the direct scheme at every n (the first version of the partitioned
+ * sort), so that one run shows the crossover before and after.
  *
  *   exp_sort_scale  -> hashmesh_sort_scale_uniform.dat, hashmesh_sort_scale_clustered.dat
  *                      n = 2^16 .. 2^27 (--quick: .. 2^22); every method writes the indices of
@@ -169,13 +173,14 @@ static inline bench_stats ss_part_hash(ss_input *in, const hsp_tuning *t, hsp_pl
 }
 
 /* bytes a key each sort must move at least (hashsort_part.cuh, top comment): the paper's
- * 20 m + 16 n, CUB's 20 + 16 ceil(end_bit / 8), the partitioned sort's 28 */
-static inline double ss_model_bytes(const char *method, const ss_input *in)
+ * 20 m + 16 n, CUB's 20 + 16 ceil(end_bit / 8), the partitioned sort's 28 (direct, ranked)
+ * or 44 (two-level: a second 16-byte pass) */
+static inline double ss_model_bytes(const char *method, const ss_input *in, hsp_scheme scheme)
 {
     double n = (double)in->k.n, m = (double)in->k.m;
     if (!strcmp(method, "hash_gpu")) return (20.0 * m + 16.0 * n) / n;
     if (!strcmp(method, "radix32_gpu")) return 20.0 + 16.0 * ((in->end_bit + 7) / 8);
-    return 28.0;
+    return scheme == HSP_SCHEME_TWO_LEVEL ? 44.0 : 28.0;
 }
 
 /* the copy ceiling: GB/s of a device-to-device copy, bytes read + written */
@@ -215,38 +220,57 @@ static inline dat_meta ss_meta(const char *figure, const char *gpu, const common
     return m;
 }
 
+#define SS_NMETHODS 4
 typedef struct { /* one size's medians, for the speedups and the summary */
     long n, m;
     int end_bit;
-    bench_stats st[3];
+    bench_stats st[SS_NMETHODS];
+    hsp_scheme scheme[SS_NMETHODS]; /* the partitioned sorts' schemes */
 } ss_row;
-static const char *const SS_METHODS[3] = {"radix32_gpu", "hash_gpu", "hash_part_gpu"};
+static const char *const SS_METHODS[SS_NMETHODS] = {"radix32_gpu", "hash_gpu", "hash_part_gpu", "hash_part_direct_gpu"};
 
 static inline void ss_write_rows(datfile *d, const ss_input *in, const ss_row *r)
 {
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < SS_NMETHODS; a++) {
         const bench_stats *s = &r->st[a];
-        double mb = ss_model_bytes(SS_METHODS[a], in);
-        datfile_row(d, "%ld %ld %d %s %.6f %.6f %.6f %d %d %.3f %.1f %.1f %.3f", r->n, r->m, r->end_bit, SS_METHODS[a],
-                    s->median, s->min, s->max, s->n, s->batch, r->n / (s->median * 1e-3) / 1e9, mb,
-                    mb * r->n / (s->median * 1e-3) / 1e9, r->st[0].median / s->median);
+        double mb = ss_model_bytes(SS_METHODS[a], in, r->scheme[a]);
+        datfile_row(d, "%ld %ld %d %s %s %.6f %.6f %.6f %d %d %.3f %.1f %.1f %.3f", r->n, r->m, r->end_bit, SS_METHODS[a],
+                    a >= 2 ? HSP_SCHEME_NAME[r->scheme[a]] : "-", s->median, s->min, s->max, s->n, s->batch,
+                    r->n / (s->median * 1e-3) / 1e9, mb, mb * r->n / (s->median * 1e-3) / 1e9,
+                    r->st[0].median / s->median);
     }
 }
 
-/* The smallest n at which `method` (1: paper hash, 2: partitioned) is slower than radix32. */
+#define SS_TARGET_X 1.2 /* the speedup over radix32_gpu the partitioned sort aims at, at every n */
+
+/* The smallest n at which `method` (1: paper hash, 2: partitioned, 3: partitioned direct) is
+ * slower than radix32, the least ratio, and the sizes where it stays below SS_TARGET_X. */
 static inline void ss_crossover(datfile *d, const ss_row *rows, int nrow, int method)
 {
     long at = -1, worst_n = 0;
     double worst = 1e30;
+    char below[256] = "";
+    size_t len = 0;
     for (int a = 0; a < nrow; a++) {
         double x = rows[a].st[0].median / rows[a].st[method].median;
         if (x < 1.0 && at < 0) at = rows[a].n;
         if (x < worst) { worst = x; worst_n = rows[a].n; }
+        if (x < SS_TARGET_X && len < sizeof below - 24)
+            len += (size_t)snprintf(below + len, sizeof below - len, "%s2^%d", len ? " " : "", hsp_ceil_log2(rows[a].n));
     }
-    if (at < 0) datfile_meta(d, "crossover", "%s faster than radix32_gpu at every n (least %.3fx at n = %ld)",
-                             SS_METHODS[method], worst, worst_n);
-    else datfile_meta(d, "crossover", "%s first slower than radix32_gpu at n = %ld (least %.3fx at n = %ld)",
-                      SS_METHODS[method], at, worst, worst_n);
+    if (at < 0) datfile_meta(d, "crossover", "%s faster than radix32_gpu at every n (least %.3fx at n = %ld); below %.2fx "
+                             "at: %s", SS_METHODS[method], worst, worst_n, SS_TARGET_X, len ? below : "none");
+    else datfile_meta(d, "crossover", "%s first slower than radix32_gpu at n = %ld (least %.3fx at n = %ld); below %.2fx "
+                      "at: %s", SS_METHODS[method], at, worst, worst_n, SS_TARGET_X, below);
+}
+
+/* the plan of a partitioned sort's row, as a metadata line */
+static inline void ss_plan_meta(datfile *d, const hsp_plan *p)
+{
+    datfile_meta(d, "plan", "n=%ld scheme=%s pw=%d parts=%ld pw1=%d parts1=%ld rbits=%d ipt=%d tiles=%ld ipt2=%d "
+                 "tiles2=%ld aggregate=%d match=%d/%d place_threads=%d", p->n, HSP_SCHEME_NAME[p->scheme], p->pw, p->parts,
+                 p->pw1, p->parts1, p->rbits, p->ipt, p->tiles, p->ipt2, p->tiles2, p->aggregate, p->match1, p->match2,
+                 p->place_threads);
 }
 
 static inline void ss_sweep(ss_dist dist, int top, const common_opts *o, const char *gpu, double copy_gbs,
@@ -255,7 +279,7 @@ static inline void ss_sweep(ss_dist dist, int top, const common_opts *o, const c
     char name[96], fig[200];
     snprintf(name, sizeof name, "hashmesh_sort_scale_%s.dat", SS_DIST_NAME[dist]);
     snprintf(fig, sizeof fig, "Table 4.2 extended to 2^%d keys (%s keys): paper GPU hash sort, CUB radix32, "
-             "partitioned hash sort", top, SS_DIST_NAME[dist]);
+             "partitioned hash sort (automatic and direct)", top, SS_DIST_NAME[dist]);
     dat_meta m = ss_meta(fig, gpu, o);
     datfile d;
     datfile_open(&d, o->out, name, &m);
@@ -263,42 +287,54 @@ static inline void ss_sweep(ss_dist dist, int top, const common_opts *o, const c
     else datfile_meta(&d, "keys", "clustered (gen.h): gaps dmin floor(u^(-1/alpha)), alpha %.2f, dmin 2, shuffled", SS_ALPHA);
     datfile_meta(&d, "methods", "hash_gpu: the paper's sort (clear, scatter, CUB scan, compact; indices only); "
                  "radix32_gpu: key generation + CUB DeviceRadixSort::SortPairs of the 32-bit bucket index over "
-                 "end_bit bits (Onesweep, 8-bit digits); hash_part_gpu: partitioned hash sort (hashsort_part.cuh)");
+                 "end_bit bits (Onesweep, 8-bit digits); hash_part_gpu: partitioned hash sort (hashsort_part.cuh), "
+                 "automatic plan, its scheme in the scheme column (direct, ranked, two-level); "
+                 "hash_part_direct_gpu: the same sort with the direct scheme at every n (its first version)");
     datfile_meta(&d, "output", "every method: the n input indices in key order, compared with the CPU hash sort "
                  "(Listing 1 on every core) before it is timed");
     datfile_meta(&d, "copy_gbs", "%.1f (device-to-device cudaMemcpy of %ld MiB, bytes read + written)", copy_gbs,
                  SS_COPY_BYTES >> 20);
     datfile_meta(&d, "reference", "one-sweep radix sort (Adinets and Merrill 2022): 29.4 G 32-bit keys/s on an A100");
-    datfile_meta(&d, "columns", "table_buckets: m; end_bit: CUB's bits; gkeys_s: n / median; model_bytes_key: the "
-                 "least bytes a key of the method's passes (hashsort_part.cuh); model_gbs: model_bytes_key n / median; "
-                 "speedup_vs_radix32_x: radix32_gpu median / median");
-    datfile_columns(&d, "n table_buckets end_bit method median_ms min_ms max_ms reps batch gkeys_s model_bytes_key "
-                        "model_gbs speedup_vs_radix32_x");
+    datfile_meta(&d, "columns", "table_buckets: m; end_bit: CUB's bits; scheme: the partitioned sort's scheme (- for "
+                 "the others); gkeys_s: n / median; model_bytes_key: the least bytes a key of the method's passes "
+                 "(hashsort_part.cuh); model_gbs: model_bytes_key n / median; speedup_vs_radix32_x: radix32_gpu median "
+                 "/ median");
+    datfile_columns(&d, "n table_buckets end_bit method scheme median_ms min_ms max_ms reps batch gkeys_s "
+                        "model_bytes_key model_gbs speedup_vs_radix32_x");
     int nrow = 0;
     ss_row rows[SS_LOG2_MAX - SS_LOG2_MIN + 1];
     for (int lg = SS_LOG2_MIN; lg <= top; lg++) {
         ss_input in;
         ss_input_make(&in, dist, 1L << lg, (uint64_t)o->seed);
         ss_row *r = &rows[nrow++];
-        hsp_plan plan;
+        hsp_plan plan, dplan;
+        hsp_tuning direct;
+        memset(&direct, 0, sizeof direct);
+        direct.scheme = HSP_SCHEME_DIRECT;
+        memset(r, 0, sizeof *r);
         r->n = in.k.n;
         r->m = in.k.m;
         r->end_bit = in.end_bit;
         r->st[0] = ss_radix32(&in, o, s, &d);
         r->st[1] = ss_paper_hash(&in, o, s, &d);
         r->st[2] = ss_part_hash(&in, NULL, &plan, "hash_part_gpu", o, s, &d);
-        datfile_meta(&d, "plan", "n=%ld pw=%d parts=%ld ipt=%d tiles=%ld aggregate=%d place_threads=%d", r->n, plan.pw,
-                     plan.parts, plan.ipt, plan.tiles, plan.aggregate, plan.place_threads);
+        r->st[3] = ss_part_hash(&in, &direct, &dplan, "hash_part_direct_gpu", o, s, &d);
+        r->scheme[2] = plan.scheme;
+        r->scheme[3] = dplan.scheme;
+        ss_plan_meta(&d, &plan);
+        if (plan.scheme != HSP_SCHEME_DIRECT) ss_plan_meta(&d, &dplan);
         ss_write_rows(&d, &in, r);
-        fprintf(stderr, "  %-9s n 2^%-2d m %11ld end_bit %2d | radix32 %9.4f ms | hash %9.4f ms (%5.2fx) | part %9.4f ms "
-                "(%5.2fx, %6.2f Gkeys/s, %5.0f GB/s model)\n", SS_DIST_NAME[dist], lg, r->m, r->end_bit,
-                r->st[0].median, r->st[1].median, r->st[0].median / r->st[1].median, r->st[2].median,
+        fprintf(stderr, "  %-9s n 2^%-2d m %11ld end_bit %2d | radix32 %8.4f ms | hash %8.4f ms (%5.2fx) | direct %8.4f "
+                "ms (%5.2fx) | part %-9s %8.4f ms (%5.2fx, %6.2f Gkeys/s, %5.0f GB/s model)\n", SS_DIST_NAME[dist], lg,
+                r->m, r->end_bit, r->st[0].median, r->st[1].median, r->st[0].median / r->st[1].median, r->st[3].median,
+                r->st[0].median / r->st[3].median, HSP_SCHEME_NAME[plan.scheme], r->st[2].median,
                 r->st[0].median / r->st[2].median, r->n / (r->st[2].median * 1e-3) / 1e9,
-                28.0 * r->n / (r->st[2].median * 1e-3) / 1e9);
+                ss_model_bytes("hash_part_gpu", &in, plan.scheme) * r->n / (r->st[2].median * 1e-3) / 1e9);
         ss_input_free(&in);
     }
     ss_crossover(&d, rows, nrow, 1);
     ss_crossover(&d, rows, nrow, 2);
+    ss_crossover(&d, rows, nrow, 3);
     datfile_commit(&d);
 }
 

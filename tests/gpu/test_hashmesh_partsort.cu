@@ -1,12 +1,19 @@
 /* GPU test of hashmesh/hashsort_part.cuh (the partitioned hash sort) against the CPU hash sort
- * of Listing 1 (hash.h hash_sort1d_cpu): indices and sorted keys bitwise equal, outputs
- * poisoned before every run, every run done twice (the counters clear themselves).
- * Uniform keys of sec. 3.1 and clustered keys (gen.h) at n = 1, 2, 31, 2^10 + 1, 2^16,
- * 2^20 + 3; partition boundaries: all keys in one partition, empty partitions, partitions of
- * exactly the table size (and one key past it), the block histogram at its largest size,
- * every tile size and both reservation modes.  `--small` keeps n <= 2^16 (for
- * compute-sanitizer memcheck), `--tiny` n <= 2^10 + 1 and fewer cases (racecheck).  Exit 77
- * with no GPU. */
+ * of Listing 1 (hash.h hash_sort1d_cpu): indices (and, direct scheme, sorted keys) bitwise
+ * equal, outputs poisoned before every run, every run done twice (the counters clear
+ * themselves; the two-level fine counters are cleared by the next run's first pass).
+ * Every scheme: direct (uniform and clustered keys at n = 1, 2, 31, 2^10 + 1, 2^16, 2^20 + 3;
+ * all keys in one partition, empty partitions, partitions of exactly the table size and one
+ * key more, the block histogram at its largest, every tile size, both reservation modes),
+ * ranked and two-level (the same sizes, auto plans at 2^22 + 5 and, clustered, 2^24 where
+ * they are chosen; every fine width with coarse partitions 2 .. 2^8 times wider, i.e. far
+ * larger than a shared-memory table; one ranked pass at its most partitions, 8192; ranking by
+ * match and by atomics; tiles of 2048, 4096 and 8192 keys; full and one-past-full
+ * partitions; one coarse partition of many fine-pass tiles, an exact multiple of the tile
+ * and one key more; empty partitions), checking after each run that the first pass's
+ * counters are clear, its offsets end at n, the fine counts add up to n and the fine pass's
+ * tiles fit its grid.  `--small` keeps n <= 2^16 (for compute-sanitizer memcheck), `--tiny`
+ * n <= 2^10 + 1 and fewer cases (racecheck).  Exit 77 with no GPU. */
 #include "../../common/device.h"
 #include "../../common/testlib.h"
 #include "../../hashmesh/gen.h"
@@ -50,18 +57,30 @@ static void check_sort(const keys1d *k, const hsp_tuning *t, int keys, long expe
             ok &= T_CHECK(memcmp(sgot, sref, sizeof(double) * n) == 0);
         }
     }
-    /* the run leaves its counters cleared and its offsets complete */
-    unsigned *cnt = (unsigned *)malloc(sizeof(unsigned) * (size_t)(p.parts + 1));
+    /* the run leaves its counters (and the blocks-done counter) cleared and its offsets complete */
+    unsigned *cnt = (unsigned *)malloc(sizeof(unsigned) * (size_t)(p.parts1 + 1));
     int last = -1;
-    CHECK_CUDA(cudaMemcpy(cnt, c.cnt, sizeof(unsigned) * (size_t)(p.parts + 1), cudaMemcpyDeviceToHost));
-    CHECK_CUDA(cudaMemcpy(&last, c.off + p.parts, sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(cnt, c.cnt, sizeof(unsigned) * (size_t)(p.parts1 + 1), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(&last, c.off + p.parts1, sizeof(int), cudaMemcpyDeviceToHost));
     long nonzero = 0;
-    for (long q = 0; q <= p.parts; q++) nonzero += cnt[q] != 0;
+    for (long q = 0; q <= p.parts1; q++) nonzero += cnt[q] != 0;
     ok &= T_CHECK(nonzero == 0);
     ok &= T_CHECK(last == n);
+    if (p.rbits) { /* two-level: every key counted once by the fine pass, its tiles within its grid */
+        unsigned *cnt2 = (unsigned *)malloc(sizeof(unsigned) * (size_t)p.parts);
+        int tiles = -1;
+        CHECK_CUDA(cudaMemcpy(cnt2, c.cnt2, sizeof(unsigned) * (size_t)p.parts, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(&tiles, c.tstart + p.parts1, sizeof(int), cudaMemcpyDeviceToHost));
+        long sum = 0;
+        for (long f = 0; f < p.parts; f++) sum += cnt2[f];
+        ok &= T_CHECK(sum == n);
+        ok &= T_CHECK(tiles >= 1 && tiles <= p.tiles2);
+        free(cnt2);
+    }
     if (!ok)
-        fprintf(stderr, "  failed: %s (n %ld, m %ld, pw %d, parts %ld, ipt %d, aggregate %d, keys %d)\n", what, n, k->m,
-                p.pw, p.parts, p.ipt, p.aggregate, keys);
+        fprintf(stderr, "  failed: %s (n %ld, m %ld, %s, pw %d, pw1 %d, parts %ld, parts1 %ld, ipt %d, aggregate %d, "
+                "match %d/%d, keys %d)\n", what, n, k->m, HSP_SCHEME_NAME[p.scheme], p.pw, p.pw1, p.parts, p.parts1, p.ipt,
+                p.aggregate, p.match1, p.match2, keys);
     gpu_part_free(&c);
     CHECK_CUDA(cudaFree(d_x));
     CHECK_CUDA(cudaFree(d_idx));
@@ -102,6 +121,118 @@ static void both(const keys1d *k, const hsp_tuning *t, long expect_parts, const 
     check_sort(k, t, 1, expect_parts, what);
 }
 
+/* a direct-scheme tuning (the first version of this test's cases) */
+static hsp_tuning direct(int pw, int pw_max, int ipt, hsp_agg agg)
+{
+    hsp_tuning t = {pw, pw_max, ipt, agg, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO};
+    return t;
+}
+/* a ranked or two-level tuning: widths (0: automatic), keys a thread, ranking */
+static hsp_tuning ranked(hsp_scheme sc, int pw, int coarse_pw, int ipt, hsp_match match)
+{
+    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, match};
+    return t;
+}
+/* the indices of k sorted by scheme sc under t; the plan must have chosen sc */
+static void check_scheme(const keys1d *k, const hsp_tuning *t, hsp_scheme sc, const char *what)
+{
+    hsp_plan p;
+    char why[256];
+    if (!T_CHECK(hsp_plan_make(&p, k->n, k->m, 0, t, why, sizeof why) == 0)) {
+        fprintf(stderr, "  %s: %s\n", what, why);
+        return;
+    }
+    T_EQ_INT(p.scheme, sc);
+    check_sort(k, t, 0, 0, what);
+}
+
+/* the ranked and two-level schemes */
+static void test_ranked(int small, int tiny)
+{
+    const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
+    const int nn = tiny ? 4 : small ? 5 : 6;
+    keys1d k;
+    for (int a = 0; a < nn; a++) { /* forced schemes, automatic widths and tiles */
+        hsp_tuning r = ranked(HSP_SCHEME_RANKED, 0, 0, 0, HSP_MATCH_AUTO);
+        hsp_tuning two = ranked(HSP_SCHEME_TWO_LEVEL, 0, 0, 0, HSP_MATCH_AUTO);
+        keys1d_generate(&k, ns[a], 2.0, 4.0, 17 + ns[a]);
+        check_scheme(&k, &r, HSP_SCHEME_RANKED, "uniform keys, ranked");
+        check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "uniform keys, two-level");
+        keys1d_free(&k);
+        keys1d_clustered(&k, ns[a], 2.0, 1.2, 29 + ns[a]);
+        check_scheme(&k, &r, HSP_SCHEME_RANKED, "clustered keys, ranked");
+        check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "clustered keys, two-level");
+        keys1d_free(&k);
+    }
+    if (!small) { /* the automatic plans where they choose these schemes */
+        keys1d_generate(&k, (1L << 22) + 5, 2.0, 4.0, 41);
+        check_scheme(&k, NULL, HSP_SCHEME_RANKED, "uniform keys 2^22 + 5, auto (ranked)");
+        keys1d_free(&k);
+        keys1d_clustered(&k, (1L << 22) + 5, 2.0, 1.2, 43);
+        check_scheme(&k, NULL, HSP_SCHEME_RANKED, "clustered keys 2^22 + 5, auto (ranked)");
+        keys1d_free(&k);
+        keys1d_clustered(&k, 1L << 24, 2.0, 1.2, 47);
+        check_scheme(&k, NULL, HSP_SCHEME_TWO_LEVEL, "clustered keys 2^24, auto (two-level)");
+        keys1d_free(&k);
+    }
+    /* every fine width; coarse partitions 2 .. 2^8 times wider (up to 2^23 buckets: far beyond a
+     * shared-memory table); tiles of 2048, 4096, 8192 keys; ranking by atomics and by match */
+    keys1d_generate(&k, tiny ? 1025 : small ? 30011 : 300007, 2.0, 3.0, 5);
+    for (int pw = HSP_PW_MIN; pw <= HSP_PW_LIMIT; pw++) {
+        if (tiny && pw > 10) break;
+        const hsp_match mt = pw & 1 ? HSP_MATCH_ON : HSP_MATCH_OFF;
+        hsp_tuning r = ranked(HSP_SCHEME_RANKED, pw, 0, 4 << (pw % 3), mt);
+        check_scheme(&k, &r, HSP_SCHEME_RANKED, "ranked, forced width");
+        for (int pw1 = pw + 1; pw1 <= pw + 8; pw1 += tiny ? 4 : 1) {
+            hsp_tuning two = ranked(HSP_SCHEME_TWO_LEVEL, pw, pw1, 4 << (pw1 % 3), (pw1 & 1) ? HSP_MATCH_AUTO : mt);
+            check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "two-level, forced widths");
+        }
+    }
+    keys1d_free(&k);
+    /* one ranked pass at its most partitions (8192 of 2^8 buckets: m = 2^21), both rankings */
+    if (!tiny) {
+        long clo[2] = {0, (1L << 21) - 5000}, clen[2] = {small ? 5000 : 50000, 5000};
+        keys_ranges(&k, clo, clen, 2, 8);
+        hsp_tuning mr = ranked(HSP_SCHEME_RANKED, 8, 0, 16, HSP_MATCH_ON);
+        check_scheme(&k, &mr, HSP_SCHEME_RANKED, "ranked, match, 8192 partitions");
+        mr.match = HSP_MATCH_OFF;
+        check_scheme(&k, &mr, HSP_SCHEME_RANKED, "ranked, 8192 partitions");
+        keys1d_free(&k);
+    }
+    /* empty partitions, coarse and fine: dense runs far apart */
+    long lo[3] = {0, 5000, 270001}, len[3] = {100, 3000, tiny ? 111 : 11111};
+    keys_ranges(&k, lo, len, 3, 99);
+    hsp_tuning e1 = ranked(HSP_SCHEME_RANKED, 8, 0, 4, HSP_MATCH_AUTO);
+    hsp_tuning e2 = ranked(HSP_SCHEME_TWO_LEVEL, 8, 12, 4, HSP_MATCH_AUTO);
+    check_scheme(&k, &e1, HSP_SCHEME_RANKED, "empty partitions, ranked");
+    check_scheme(&k, &e2, HSP_SCHEME_TWO_LEVEL, "empty partitions, two-level");
+    keys1d_free(&k);
+    /* full partitions (every bucket used) and one key more */
+    const int pws[] = {8, 12, 15};
+    for (int a = 0; a < 3; a++) {
+        if ((small && pws[a] > 12) || (tiny && pws[a] > 8)) continue;
+        int pw = pws[a];
+        hsp_tuning r = ranked(HSP_SCHEME_RANKED, pw, 0, 0, HSP_MATCH_AUTO);
+        hsp_tuning two = ranked(HSP_SCHEME_TWO_LEVEL, pw, pw + 2, 0, HSP_MATCH_AUTO);
+        keys1d_generate(&k, 4L << pw, 2.0, 2.0, 7 + a);
+        check_scheme(&k, &r, HSP_SCHEME_RANKED, "full partitions, ranked");
+        check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "full partitions, two-level (one full coarse)");
+        keys1d_free(&k);
+        keys1d_generate(&k, (3L << pw) + 1, 2.0, 2.0, 11 + a);
+        check_scheme(&k, &r, HSP_SCHEME_RANKED, "full partitions and one key, ranked");
+        check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "full partitions and one key, two-level");
+        keys1d_free(&k);
+    }
+    /* one coarse partition of many fine-pass tiles (4096 keys each): a multiple and one past */
+    const long many[] = {3 * 4096, 3 * 4096 + 1};
+    for (int a = 0; a < 2 && !tiny; a++) {
+        hsp_tuning one = ranked(HSP_SCHEME_TWO_LEVEL, 8, 16, 0, HSP_MATCH_AUTO);
+        keys1d_generate(&k, many[a], 2.0, 2.0, 21 + a); /* m = n <= 2^16: one coarse partition */
+        check_scheme(&k, &one, HSP_SCHEME_TWO_LEVEL, "one coarse partition, many tiles");
+        keys1d_free(&k);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int tiny = argc > 1 && !strcmp(argv[1], "--tiny"), small = tiny || (argc > 1 && !strcmp(argv[1], "--small"));
@@ -109,7 +240,7 @@ int main(int argc, char **argv)
     const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
     const int nn = tiny ? 4 : small ? 5 : 6;
     keys1d k;
-    for (int a = 0; a < nn; a++) { /* automatic plans */
+    for (int a = 0; a < nn; a++) { /* automatic plans (direct at these sizes) */
         keys1d_generate(&k, ns[a], 2.0, 4.0, 17 + ns[a]);
         both(&k, NULL, 0, "uniform keys");
         keys1d_free(&k);
@@ -119,19 +250,19 @@ int main(int argc, char **argv)
     }
     /* all keys in one partition: the whole table in one block (pw 14 and 15) */
     keys1d_generate(&k, 1000, 2.0, 4.0, 5);
-    hsp_tuning one = {14, 0, 0, HSP_AGG_AUTO};
+    hsp_tuning one = direct(14, 0, 0, HSP_AGG_AUTO);
     both(&k, &one, 1, "one partition, pw 14");
     keys1d_free(&k);
     keys1d_generate(&k, 21000, 2.0, 3.0, 6);
-    hsp_tuning one15 = {15, 15, 0, HSP_AGG_AUTO};
+    hsp_tuning one15 = direct(15, 15, 0, HSP_AGG_AUTO);
     both(&k, &one15, 1, "one partition, pw 15");
     keys1d_free(&k);
     /* empty partitions: three dense runs far apart (pw 8: 256 buckets a partition) */
     long lo[3] = {0, 5000, 70001}, len[3] = {100, 300, 1111};
     keys_ranges(&k, lo, len, 3, 99);
-    hsp_tuning p8 = {8, 0, 0, HSP_AGG_AUTO};
+    hsp_tuning p8 = direct(8, 0, 0, HSP_AGG_AUTO);
     both(&k, &p8, hsp_parts_for(70001 + 1111, 8), "empty partitions, pw 8");
-    hsp_tuning p8d = {8, 0, 4, HSP_AGG_OFF};
+    hsp_tuning p8d = direct(8, 0, 4, HSP_AGG_OFF);
     both(&k, &p8d, 0, "empty partitions, pw 8, one atomic per key");
     keys1d_free(&k);
     /* partitions of exactly the table size (dense keys: every bucket used), and one key more */
@@ -139,7 +270,7 @@ int main(int argc, char **argv)
     for (int a = 0; a < 4; a++) {
         if ((small && pws[a] > 10) || (tiny && pws[a] > 8)) continue;
         long W = 1L << pws[a];
-        hsp_tuning t = {pws[a], 15, 0, HSP_AGG_AUTO};
+        hsp_tuning t = direct(pws[a], 15, 0, HSP_AGG_AUTO);
         keys1d_generate(&k, 4 * W, 2.0, 2.0, 7 + a);
         both(&k, &t, 4, "full partitions");
         keys1d_free(&k);
@@ -151,7 +282,7 @@ int main(int argc, char **argv)
     const int ipts[] = {1, 2, 4, 8, 16};
     keys1d_generate(&k, tiny ? 2001 : small ? 20001 : 200001, 2.0, 4.0, 3);
     for (int a = 0; a < 5; a++) {
-        hsp_tuning on = {0, 0, ipts[a], HSP_AGG_ON}, off = {0, 0, ipts[a], HSP_AGG_OFF};
+        hsp_tuning on = direct(0, 0, ipts[a], HSP_AGG_ON), off = direct(0, 0, ipts[a], HSP_AGG_OFF);
         both(&k, &on, 0, "tile sizes, block histogram");
         both(&k, &off, 0, "tile sizes, one atomic per key");
     }
@@ -160,9 +291,10 @@ int main(int argc, char **argv)
      * scan over several chunks of the last block */
     if (!small) {
         keys1d_generate(&k, (long)HSP_AGG_MAX_BINS << 8, 2.0, 2.0, 13);
-        hsp_tuning big = {8, 0, 16, HSP_AGG_ON};
+        hsp_tuning big = direct(8, 0, 16, HSP_AGG_ON);
         check_sort(&k, &big, 0, HSP_AGG_MAX_BINS, "largest block histogram");
         keys1d_free(&k);
     }
+    test_ranked(small, tiny);
     return T_DONE();
 }
