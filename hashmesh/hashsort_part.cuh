@@ -35,10 +35,10 @@
  *              L = 8) and (P / T)(1 - e^-L) atomics a key; place 12  ->  28 B/key.
  *              Auto: P <= 2048 (HSP_RANK_PARTS_MAX) with T = 8192: L >= 4.
  *   two-level  ranked pass into P1 <= 1024 coarse partitions (16 B, L >= 8), ranked fine pass
- *              into 2^rbits <= 256 fine partitions per coarse one (16 B, L = 4096 / 2^rbits
- *              >= 16: 0.3 store sectors), place 12  ->  44 B/key, still 1.5x (P = 3) to 1.9x
- *              (P = 4) fewer bytes than CUB and no more passes than its 4.  Auto from m >
- *              2048 * 2^15 (uniform n >= 2^26, clustered n >= 2^24).
+ *              into 2^rbits <= 256 fine partitions per coarse one (16 B, tiles of 8192: L =
+ *              8192 / 2^rbits >= 32, 0.27 store sectors), place 12  ->  44 B/key, still 1.5x
+ *              (P = 3) to 1.9x (P = 4) fewer bytes than CUB and fewer passes than its 4.  Auto
+ *              from m > 2048 * 2^15 (uniform n >= 2^26, clustered n >= 2^24).
  * Every array that a pass writes is either written in whole sectors (ranked runs, the place
  * pass's compaction) or an append front that L2 completes; reads are streamed (evict first).
  * Launches: direct and ranked 2, two-level 3 (paper 5, CUB 7-8).

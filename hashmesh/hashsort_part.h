@@ -64,7 +64,7 @@
 #define HSP_COARSE_TARGET 1024    /* two-level, auto: about this many coarse partitions (>= 8 keys each in a tile) */
 #define HSP_COARSE_PW_LIMIT 24    /* two-level: widest coarse partition (2^24 buckets: m up to 2^32 in 256 of them) */
 #define HSP_FINE_PW 14            /* two-level, auto: the fine width (a 64 KiB table, three place blocks per SM) */
-#define HSP_FINE_IPT 8            /* two-level, auto: keys a thread of the fine pass (tile 4096: R <= 256 runs) */
+#define HSP_FINE_IPT 16           /* two-level, auto: keys a thread of the fine pass (tile 8192: runs >= 32 keys) */
 #define HSP_MATCH_BINS 128        /* auto: warp-aggregated ranking (__match_any_sync) at most this many bins */
 
 /* one key in its partition's region: its slot in the partition and its index in the input */
@@ -136,6 +136,7 @@ typedef struct {
     int parts_max; /* 0: HSP_RANK_PARTS_MAX; auto: ranked while the partitions are at most this many, else two-level */
     int coarse_pw; /* two-level: 0 automatic (about HSP_COARSE_TARGET coarse partitions), else pw + 1 .. 24 */
     hsp_match match; /* ranked passes: rank with __match_any_sync (one atomic a warp and bin) or an atomic a key */
+    int ipt2;      /* two-level: 0 automatic (HSP_FINE_IPT), else keys a thread of the fine pass (4, 8 or 16) */
 } hsp_tuning;
 
 typedef struct {
@@ -236,7 +237,9 @@ static inline int hsp_plan_ranked(hsp_plan *p, const hsp_tuning *t, hsp_scheme s
         if (p->parts1 > HSP_RANK_BINS_LIMIT || (1L << p->rbits) > HSP_RANK_BINS_LIMIT)
             return snprintf(why, whysize, "two-level: %ld coarse partitions of 2^%d buckets, each of 2^%d fine ones: "
                             "at most %d a pass", p->parts1, p->pw1, p->rbits, HSP_RANK_BINS_LIMIT), 1;
-        p->ipt2 = HSP_FINE_IPT;
+        if (t->ipt2 && (t->ipt2 < HSP_RANK_IPT_MIN || t->ipt2 > HSP_IPT_MAX || (t->ipt2 & (t->ipt2 - 1))))
+            return snprintf(why, whysize, "ipt2 = %d: the fine pass takes 4, 8 or 16", t->ipt2), 1;
+        p->ipt2 = t->ipt2 ? t->ipt2 : HSP_FINE_IPT;
         p->tile2 = (long)HSP_SCATTER_THREADS * p->ipt2;
         p->tiles2 = p->n / p->tile2 + p->parts1; /* sum over q of ceil(c_q / tile2) < n / tile2 + parts1 */
     }

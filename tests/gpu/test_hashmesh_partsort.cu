@@ -124,13 +124,13 @@ static void both(const keys1d *k, const hsp_tuning *t, long expect_parts, const 
 /* a direct-scheme tuning (the first version of this test's cases) */
 static hsp_tuning direct(int pw, int pw_max, int ipt, hsp_agg agg)
 {
-    hsp_tuning t = {pw, pw_max, ipt, agg, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO};
+    hsp_tuning t = {pw, pw_max, ipt, agg, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0};
     return t;
 }
 /* a ranked or two-level tuning: widths (0: automatic), keys a thread, ranking */
 static hsp_tuning ranked(hsp_scheme sc, int pw, int coarse_pw, int ipt, hsp_match match)
 {
-    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, match};
+    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, match, 0};
     return t;
 }
 /* the indices of k sorted by scheme sc under t; the plan must have chosen sc */
@@ -185,6 +185,7 @@ static void test_ranked(int small, int tiny)
         check_scheme(&k, &r, HSP_SCHEME_RANKED, "ranked, forced width");
         for (int pw1 = pw + 1; pw1 <= pw + 8; pw1 += tiny ? 4 : 1) {
             hsp_tuning two = ranked(HSP_SCHEME_TWO_LEVEL, pw, pw1, 4 << (pw1 % 3), (pw1 & 1) ? HSP_MATCH_AUTO : mt);
+            two.ipt2 = 4 << ((pw + pw1) % 3); /* fine tiles of 2048, 4096, 8192 keys */
             check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "two-level, forced widths");
         }
     }
@@ -223,8 +224,8 @@ static void test_ranked(int small, int tiny)
         check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "full partitions and one key, two-level");
         keys1d_free(&k);
     }
-    /* one coarse partition of many fine-pass tiles (4096 keys each): a multiple and one past */
-    const long many[] = {3 * 4096, 3 * 4096 + 1};
+    /* one coarse partition of many fine-pass tiles: a multiple of the tile and one key past */
+    const long tile2 = (long)HSP_SCATTER_THREADS * HSP_FINE_IPT, many[] = {3 * tile2, 3 * tile2 + 1};
     for (int a = 0; a < 2 && !tiny; a++) {
         hsp_tuning one = ranked(HSP_SCHEME_TWO_LEVEL, 8, 16, 0, HSP_MATCH_AUTO);
         keys1d_generate(&k, many[a], 2.0, 2.0, 21 + a); /* m = n <= 2^16: one coarse partition */

@@ -134,35 +134,35 @@ static void test_plan(void)
     T_EQ_INT(p.aggregate, 1);
     T_EQ_INT(p.ipt, 16);
     /* the cap and the forced values */
-    hsp_tuning t = {0, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO};
+    hsp_tuning t = {0, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0};
     T_CHECK(hsp_plan_make(&p, 1L << 27, 201326592L, 0, &t, why, sizeof why) == 0);
     T_EQ_INT(p.pw, 15);
     T_EQ_INT(p.parts, 6144);
-    hsp_tuning f = {9, 0, 2, HSP_AGG_OFF, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO};
+    hsp_tuning f = {9, 0, 2, HSP_AGG_OFF, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
     T_CHECK(hsp_plan_make(&p, 100000, 150000, 1, &f, why, sizeof why) == 0);
     T_CHECK(p.pw == 9 && p.ipt == 2 && !p.aggregate && p.parts == hsp_parts_for(150000, 9));
-    hsp_tuning g = {0, 0, 16, HSP_AGG_OFF, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO}; /* 16 keys a thread without the histogram: 8 */
+    hsp_tuning g = {0, 0, 16, HSP_AGG_OFF, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0}; /* 16 keys a thread without the histogram: 8 */
     T_CHECK(hsp_plan_make(&p, 1L << 22, 3L << 21, 0, &g, why, sizeof why) == 0);
     T_CHECK(p.ipt == 8 && p.tiles == (1L << 22) / (HSP_SCATTER_THREADS * 8));
     /* ranked: a forced width, partition cap and ranking; the cap moves the automatic choice */
-    hsp_tuning r = {12, 0, 8, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON};
+    hsp_tuning r = {12, 0, 8, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON, 0};
     T_CHECK(hsp_plan_make(&p, 1L << 20, 3L << 19, 0, &r, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_RANKED && p.pw == 12 && p.parts == 384 && p.ipt == 8 && p.match1 && plan_ok(&p, 1L << 20, 3L << 19, 0));
-    hsp_tuning cap = {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 4096, 0, HSP_MATCH_AUTO};
+    hsp_tuning cap = {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 4096, 0, HSP_MATCH_AUTO, 0};
     T_CHECK(hsp_plan_make(&p, 1L << 26, 100663296L, 0, &cap, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_RANKED && p.parts == 3072);
     cap.parts_max = 0;
     T_CHECK(hsp_plan_make(&p, 1L << 26, 100663296L, 0, &cap, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_TWO_LEVEL && p.pw1 == 17 && p.parts1 == 768 && p.rbits == 3);
     /* two-level with forced widths at a small n: coarse partitions far wider than a table */
-    hsp_tuning two = {8, 0, 4, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 16, HSP_MATCH_OFF};
+    hsp_tuning two = {8, 0, 4, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 16, HSP_MATCH_OFF, 0};
     T_CHECK(hsp_plan_make(&p, 1000, 1500, 0, &two, why, sizeof why) == 0);
     T_CHECK(p.pw == 8 && p.pw1 == 16 && p.parts1 == 1 && p.rbits == 8 && p.parts == 256 && !p.match2 && p.tiles2 == 1);
     T_CHECK(plan_ok(&p, 1000, 1500, 0));
     /* small n: the smallest tile; the block histogram only while a tile has about one key a partition */
     T_CHECK(hsp_plan_make(&p, 1, 1, 0, NULL, why, sizeof why) == 0);
     T_CHECK(p.ipt == 1 && p.tiles == 1 && p.parts == 1 && p.pw == HSP_PW_MIN && p.aggregate);
-    hsp_tuning h = {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO};
+    hsp_tuning h = {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
     T_CHECK(hsp_plan_make(&p, 4096, 1000000, 0, &h, why, sizeof why) == 0);
     T_CHECK(p.tile == HSP_SCATTER_THREADS && p.parts == 3907 && !p.aggregate);
     T_CHECK(hsp_plan_make(&p, 4096, 6144, 0, &h, why, sizeof why) == 0);
@@ -173,26 +173,28 @@ static void test_plan(void)
         int keys;
         hsp_tuning t;
     } bad[] = {
-        {0, 1, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {2147483648L, 2147483648L, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {10, 9, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {10, 4294967297L, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {10, 10, 0, {HSP_PW_MIN - 1, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {10, 10, 0, {HSP_PW_LIMIT + 1, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {10, 10, 0, {0, 16, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {10, 10, 0, {0, 0, 3, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {10, 10, 0, {0, 0, 32, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO}},
-        {10, 10, 1, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO}},    /* ranked: indices only */
-        {10, 10, 1, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO}}, /* two-level too */
-        {10, 10, 0, {0, 0, 2, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO}},    /* ranked: ipt >= 4 */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 8193, 0, HSP_MATCH_AUTO}}, /* parts_max past the limit */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, -1, 0, HSP_MATCH_AUTO}},
-        {10, 4294967296L, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO}}, /* 2^24 partitions */
-        {10, 10, 0, {14, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 14, HSP_MATCH_AUTO}}, /* coarse not wider */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, HSP_COARSE_PW_LIMIT + 1, HSP_MATCH_AUTO}},
-        {10, 4294967296L, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 9, HSP_MATCH_AUTO}}, /* 2^23 coarse */
-        {10, 10, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 22, HSP_MATCH_AUTO}}, /* 2^14 fine a coarse */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, (hsp_scheme)4, 0, 0, HSP_MATCH_AUTO}},
+        {0, 1, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {2147483648L, 2147483648L, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 9, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 4294967297L, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 10, 0, {HSP_PW_MIN - 1, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 10, 0, {HSP_PW_LIMIT + 1, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 10, 0, {0, 16, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 10, 0, {0, 0, 3, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 10, 0, {0, 0, 32, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 10, 1, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0}},    /* ranked: indices only */
+        {10, 10, 1, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 0}}, /* two-level too */
+        {10, 10, 0, {0, 0, 2, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0}},    /* ranked: ipt >= 4 */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 8193, 0, HSP_MATCH_AUTO, 0}}, /* parts_max past the limit */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, -1, 0, HSP_MATCH_AUTO, 0}},
+        {10, 4294967296L, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0}}, /* 2^24 partitions */
+        {10, 10, 0, {14, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 14, HSP_MATCH_AUTO, 0}}, /* coarse not wider */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, HSP_COARSE_PW_LIMIT + 1, HSP_MATCH_AUTO, 0}},
+        {10, 4294967296L, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 9, HSP_MATCH_AUTO, 0}}, /* 2^23 coarse */
+        {10, 10, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 22, HSP_MATCH_AUTO, 0}}, /* 2^14 fine a coarse */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, (hsp_scheme)4, 0, 0, HSP_MATCH_AUTO, 0}},
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 2}}, /* fine pass: ipt2 >= 4 */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 32}},
     };
     for (int a = 0; a < (int)(sizeof bad / sizeof bad[0]); a++) {
         why[0] = '\0';
@@ -347,7 +349,7 @@ static void check_ranked(const keys1d *k, const hsp_tuning *t, hsp_scheme expect
 
 static hsp_tuning tune(hsp_scheme sc, int pw, int coarse_pw, int ipt)
 {
-    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, HSP_MATCH_AUTO};
+    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, HSP_MATCH_AUTO, 0};
     return t;
 }
 
@@ -405,6 +407,7 @@ static void test_ranked(void)
         check_ranked(&k, &r, HSP_SCHEME_RANKED, "ranked, forced width");
         for (int pw1 = pw + 1; pw1 <= pw + 8 && pw1 <= HSP_COARSE_PW_LIMIT; pw1 += 1 + (pw & 1)) {
             hsp_tuning two = tune(HSP_SCHEME_TWO_LEVEL, pw, pw1, 4 << (pw1 % 3));
+            two.ipt2 = 4 << ((pw + pw1) % 3);
             check_ranked(&k, &two, HSP_SCHEME_TWO_LEVEL, "two-level, forced widths");
         }
     }
@@ -413,7 +416,7 @@ static void test_ranked(void)
      * one bucket more is refused */
     long clo[2] = {0, (1L << 21) - 5000}, clen[2] = {50000, 5000};
     keys_ranges(&k, clo, clen, 2, 8);
-    hsp_tuning mr = {8, 0, 16, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON};
+    hsp_tuning mr = {8, 0, 16, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON, 0};
     check_ranked(&k, &mr, HSP_SCHEME_RANKED, "ranked, match, 8192 partitions");
     mr.match = HSP_MATCH_OFF;
     check_ranked(&k, &mr, HSP_SCHEME_RANKED, "ranked, 8192 partitions");
@@ -431,7 +434,7 @@ static void test_ranked(void)
     check_ranked(&k, &e2, HSP_SCHEME_TWO_LEVEL, "empty partitions, two-level");
     keys1d_free(&k);
     /* full partitions (every bucket used) and one key more; one coarse partition of many
-     * fine-pass tiles, exactly a multiple of the tile (4096) and one key past it */
+     * fine-pass tiles, exactly a multiple of the tile and one key past it */
     const int pws[] = {8, 12, 15};
     for (int a = 0; a < 3; a++) {
         int pw = pws[a];
@@ -445,7 +448,7 @@ static void test_ranked(void)
         check_ranked(&k, &two, HSP_SCHEME_TWO_LEVEL, "full partitions and one key, two-level");
         keys1d_free(&k);
     }
-    const long many[] = {3 * 4096, 3 * 4096 + 1};
+    const long tile2 = (long)HSP_SCATTER_THREADS * HSP_FINE_IPT, many[] = {3 * tile2, 3 * tile2 + 1};
     for (int a = 0; a < 2; a++) {
         hsp_tuning one = tune(HSP_SCHEME_TWO_LEVEL, 8, 16, 0);
         keys1d_generate(&k, many[a], 2.0, 2.0, 21 + a); /* m = n <= 2^16: one coarse partition */
@@ -488,18 +491,18 @@ int main(void)
     /* every partition width on one input: one partition (pw 15) down to many (pw 8) */
     keys1d_generate(&k, 20011, 2.0, 3.0, 5);
     for (int pw = HSP_PW_MIN; pw <= HSP_PW_LIMIT; pw++) {
-        hsp_tuning t = {pw, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO};
+        hsp_tuning t = {pw, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
         check_cpu(&k, &t, "forced partition width");
     }
     keys1d_free(&k);
     /* clustered keys with heavy gaps: most partitions empty */
     keys1d_clustered(&k, 5000, 2.0, 0.9, 3);
-    hsp_tuning t8 = {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO};
+    hsp_tuning t8 = {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
     check_cpu(&k, &t8, "clustered keys, alpha 0.9 (empty partitions)");
     keys1d_free(&k);
     /* partitions of exactly the table size (every bucket used), and one key more */
     for (int pw = HSP_PW_MIN; pw <= HSP_PW_LIMIT; pw += 7) {
-        hsp_tuning t = {pw, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO};
+        hsp_tuning t = {pw, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
         keys1d_generate(&k, 3L << pw, 2.0, 2.0, 9);
         check_cpu(&k, &t, "full partitions");
         keys1d_free(&k);
