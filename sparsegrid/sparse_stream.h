@@ -1,0 +1,476 @@
+/* sparsegrid/sparse_stream.h -- the index logic of k_sparse_stream (sparse_stream.cuh): batched
+ * sparse-grid (de)hierarchization with whole poles per thread, held in registers (the thesis's
+ * future work, ch. 6; the grid, its subspace order and the 1D transform: sparse.h, thesis
+ * Algorithm 1 and section 2.3.2).  Plain C with HD functions: the kernel calls exactly these
+ * functions, and tests/host/test_sparsegrid_stream.c replays a block with them thread by thread.
+ *
+ * Why (the model; N points per grid, items = points with l_k >= 1 summed over k, I = items / N:
+ * 1.67 2.14 2.43 2.70 2.86 for the sweep's d = 2..6 grids).  The copy kernel moves 2 elem bytes
+ * per point; on the H100 that is 2.74 TB/s, so 60 % of it is 205 G points/s in float (103 in
+ * double): 1.27 (2.55) SM cycles per point at 1.98 GHz, i.e. 163 (326) thread instructions per
+ * point at one warp instruction per scheduler and cycle, and 1.27 (2.55) shared-memory
+ * wavefronts per point.  Every version here moves exactly the copy's bytes through DRAM (each
+ * grid read once into shared memory and written once); the difference is what happens on the SM.
+ *   k_sparse / k_sparse_multi (table): per item 6 table bytes from L2 (the table of d = 6 is
+ *   240 KB, it does not stay in L1), 3 LDS + 1 STS, about 20 instructions, and d n barriers
+ *   per grid, one per list (k, L).  ncu (d = 4, float, k_sparse_multi 256 threads): 1.8 SM
+ *   cycles and 135 issued thread instructions per point, 0.58 warp instructions per scheduler
+ *   and cycle, most stalls on the table loads (L1TEX scoreboard): latency-bound at 38 % of copy.
+ *   k_sparse_stream: per pass k a thread takes a whole pole (or a 2^M-interval piece of a long
+ *   one, below) into registers -- 2^mu + 1 LDS, 2^mu - 1 operations, 2^mu - 1 STS -- so one
+ *   pass over dimension k needs ONE barrier instead of n, and the per-pole index work (one 4-byte
+ *   task entry from L1/L2, one 16-byte family record from L1, about 25 instructions) is shared
+ *   by the pole's 2^mu - 1 items.  Tasks per point (sum over k, M = 5 or n): 0.20 0.45 0.78 1.15
+ *   1.57 for d = 2..6; items per task 8.4 4.8 3.1 2.3 1.8.  Counted from the SASS of the
+ *   instantiations (sparse_stream.cuh), this is 30-70 thread instructions per point (d = 2..6)
+ *   against 163 (float) available at 60 % of copy, and 0.3-0.7 (float) / 0.6-1.2 (double)
+ *   shared-memory wavefronts per point (bank conflicts replayed on the host from these very
+ *   addresses, d = 2..6) against 1.27 / 2.55: neither issue nor shared memory should bind at
+ *   60 %; the remaining risk is latency (the dependent chain task entry -> record -> LDS).
+ *
+ * Poles and families.  For pass k, a family is a subspace with l_k = 0 together with the
+ * subspaces that differ from it only in l_k = 1..m (m = the largest level kept; sparse grid:
+ * m = n + d - 1 - sum_{j != k} max(l_j, 1)).  Its P = size / 2 poles p = a + S c (a: the
+ * dimensions below k, S = 2^sb points; c: those above) each hold the 2^m + 1 points of a full 1D
+ * grid of level m: pole position X = 0 .. 2^m has level lev = m - ctz(X) (0 at X = 0, 2^m) and
+ * index w = X >> (ctz(X) + 1) inside its 1D subspace (sgs_level1 / sgs_within1), stored at
+ *     off[lev] + a + S (w + np(lev) c) = off[lev] + p + hi (np(lev) - 1) + S w,   hi = S c,
+ * where off[lev] is the offset of the family's subspace with l_k = lev: closed form over the
+ * level vector, no per-point table.
+ *
+ * Tiers (long poles).  A thread holds at most 2^M + 1 values (M = 1..SGST_MMAX, a template
+ * argument of the kernel).  A pole of level m > M is cut into tiers: tier r holds the positions
+ * that are multiples of 2^e (e = r M), i.e. a pole of level ltop = m - e in the same storage
+ * (level and index of a position are unchanged), cut into 2^(ltop - mu) segments of 2^mu
+ * intervals, mu = min(M, ltop); a task is one segment sigma of one pole: its interior points
+ * (levels ltop - mu + 1 .. ltop) are updated from its two endpoints (coarser levels, or the
+ * boundary).  Hierarchization needs the original values of coarser points and dehierarchization
+ * their new values, so tier r runs before tier r + 1 when hierarchizing and after it when
+ * dehierarchizing, with a barrier in between; inside a tier the tasks are independent (each
+ * writes only its interior points, which no other task of the tier reads or writes).  A "top"
+ * task (ltop <= M: the whole rest of the pole, sigma = 0) has both endpoints on level 0.
+ * The passes stay in the CPU's order (k = 0 .. d-1) and every point gets the same operation on
+ * the same values, so the result equals the CPU's bitwise, float and double.
+ *
+ * Lists.  Pass k has tiers[k] lists (one per tier); a list's tasks are sorted by class o:
+ * o = 0: non-top tasks (mu = M), o = 1 .. M: top tasks of mu = M + 1 - o -- so a warp mostly
+ * runs one class (one compile-time mu) and the largest tasks come first.  A task entry is
+ * rec << 16 | q: the family record of this (pass, tier, family) and q = p + P sigma.  A record
+ * (16 bytes, one vector load) holds sb, log2 P, ltop, the index of the family's offsets off[0..m]
+ * in full[], and six 16-bit slots: top tasks slot i = off[i] (i = 0..mu), non-top tasks slot i =
+ * off[ltop - M + i] (i = 1..M, the interior levels); non-top endpoints read full[] (lev runtime).
+ * 16-bit offsets: grids of at most SGST_MAXPTS points (a grid in shared memory has fewer). */
+#ifndef SPARSEGRID_SPARSE_STREAM_H
+#define SPARSEGRID_SPARSE_STREAM_H
+
+#include "sparse.h"
+
+#define SGST_MMAX 5                        /* pole levels per task: kernels instantiated for M = 1..5 */
+#define SGST_PTS ((1 << SGST_MMAX) + 1)    /* values of a task */
+#define SGST_GMAX 2                        /* grids per block */
+#define SGST_MAXPTS 65536                  /* 16-bit offsets */
+
+#ifdef __CUDA_ARCH__
+#define SGST_UNROLL _Pragma("unroll")
+#define SGST_LDG(p) __ldg(p)
+#else
+#define SGST_UNROLL
+#define SGST_LDG(p) (*(p))
+#endif
+#ifdef __CUDACC__
+#define SGST_FI static __forceinline__ __host__ __device__
+#else
+#define SGST_FI static inline
+#endif
+
+/* A family record (see above): w[0] = sb | log2 P << 5 | ltop << 10 | full index << 15,
+ * w[1..3] = slots 0..5, two 16-bit offsets per word. */
+typedef struct {
+    unsigned w[4];
+} __attribute__((aligned(16))) sgst_rec;
+
+typedef struct {
+    int d, n, M;
+    long long npts;
+    int nlist;                    /* lists, pass by pass, tier by tier */
+    int tiers[SGS_MAXD];          /* lists of pass k (0: no level >= 1 along k) */
+    int list0[SGS_MAXD];          /* first list of pass k */
+    int last_covers;              /* every family of pass d-1 has m >= 1: its tasks touch every point */
+    int *step;                    /* 2 nlist: the kernel's order of the lists, hierarchize then dehierarchize:
+                                     l | tier << 8 | pass << 16 (sgst_list_at) */
+    int *cls;                     /* nlist (M + 2): tasks of class o of list l: [cls[l(M+2)+o], cls[l(M+2)+o+1]) */
+    int ntask;
+    unsigned *task;               /* rec << 16 | q */
+    int nrec;
+    sgst_rec *rec;
+    int nfull;
+    unsigned short *full;         /* off[0..m] of every family, one after another */
+    long long items, tasks_of[SGST_MMAX + 2]; /* statistics: items, tasks per class (all lists) */
+} sgst_plan;
+
+/* ------------------------------------------------------------------ HD index functions */
+
+/* Class o of a list: mu and top (see "Lists"). */
+SGST_FI int sgst_mod(int a, int b) { return ((a % b) + b) % b; }
+SGST_FI int sgst_class_mu(int o, int M) { return o == 0 ? M : M + 1 - o; }
+SGST_FI int sgst_class_top(int o) { return o != 0; }
+
+SGST_FI int sgst_rec_sb(const sgst_rec *r) { return (int)(r->w[0] & 31u); }
+SGST_FI int sgst_rec_pb(const sgst_rec *r) { return (int)((r->w[0] >> 5) & 31u); }
+SGST_FI int sgst_rec_ltop(const sgst_rec *r) { return (int)((r->w[0] >> 10) & 31u); }
+SGST_FI int sgst_rec_full(const sgst_rec *r) { return (int)(r->w[0] >> 15); }
+SGST_FI int sgst_rec_slot(const sgst_rec *r, int i) { return (int)((r->w[1 + (i >> 1)] >> (16 * (i & 1))) & 0xFFFFu); }
+
+/* The record of entry ent (one 16-byte load on the device). */
+SGST_FI sgst_rec sgst_rec_load(const sgst_rec *rec, unsigned ent)
+{
+#ifdef __CUDA_ARCH__
+    uint4 x = __ldg(reinterpret_cast<const uint4 *>(rec + (ent >> 16)));
+    sgst_rec r = {{x.x, x.y, x.z, x.w}};
+    return r;
+#else
+    return rec[ent >> 16];
+#endif
+}
+
+/* np(lev) - 1: the factor of hi = S c in the offset (np(0) = 2, np(lev) = 2^(lev-1)). */
+SGST_FI int sgst_npm1(int lev) { return lev == 0 ? 1 : (1 << (lev - 1)) - 1; }
+
+/* Offset of the point (lev, w) of pole p (p = a + hi, hi = S c) of a family whose subspace of
+ * level lev is at off:  off + a + S (w + np(lev) c). */
+SGST_FI int sgst_pos(int off, int p, int hi, int sb, int lev, int w) { return off + p + hi * sgst_npm1(lev) + (w << sb); }
+
+/* Offset of tier position Y (0 .. 2^ltop) of pole p, level looked up in full[] (non-top endpoints). */
+SGST_FI int sgst_end(const unsigned short *full, int fi, int ltop, int p, int hi, int sb, int Y)
+{
+    int lev = 0, w = Y != 0;
+    if (Y != 0 && Y != (1 << ltop)) {
+        int z = sgs_ctz(Y);
+        lev = ltop - z;
+        w = Y >> (z + 1);
+    }
+    return sgst_pos((int)SGST_LDG(full + fi + lev), p, hi, sb, lev, w);
+}
+
+/* Trailing zero bits of j = 1..63 as a chain of compile-time tests: with j a constant (the
+ * kernel's unrolled loops) it folds to a constant, so the register arrays below are indexed by
+ * constants only. */
+SGST_FI int sgst_ctz6(int j) { return j & 1 ? 0 : j & 2 ? 1 : j & 4 ? 2 : j & 8 ? 3 : j & 16 ? 4 : 5; }
+
+/* Where a task's points lie: base[t] = the offset of its first interior point with ctz(j) = t
+ * (level ltop - t), the others of that level S apart; e0, e1 = its endpoints. */
+typedef struct {
+    int base[SGST_MMAX];
+    int e0, e1, sb;
+} sgst_geo;
+
+/* The geometry of task ent (record r): interior task position j (1 .. 2^MU - 1) is tier
+ * position sigma 2^MU + j of its pole, level ltop - ctz(j), index (sigma << (MU - 1 - ctz j)) +
+ * (j >> (ctz j + 1)); the endpoints are tier positions sigma 2^MU and (sigma + 1) 2^MU. */
+SGST_FI void sgst_task_geo(const sgst_rec *r, const unsigned short *full, unsigned ent, int MU, int top, sgst_geo *g)
+{
+    int sb = sgst_rec_sb(r), pb = sgst_rec_pb(r);
+    int q = (int)(ent & 0xFFFFu);
+    int p = top ? q : q & ((1 << pb) - 1), sig = top ? 0 : q >> pb; /* top: one segment */
+    int ltop = top ? MU : sgst_rec_ltop(r);
+    int hi = (p >> sb) << sb;
+    g->sb = sb;
+    SGST_UNROLL for (int t = 0; t < MU; t++)
+        g->base[t] = sgst_pos(sgst_rec_slot(r, MU - t), p, hi, sb, ltop - t, sig << (MU - 1 - t));
+    if (top) {
+        g->e0 = sgst_pos(sgst_rec_slot(r, 0), p, hi, sb, 0, 0);
+        g->e1 = g->e0 + (1 << sb);
+    } else {
+        int fi = sgst_rec_full(r);
+        g->e0 = sgst_end(full, fi, ltop, p, hi, sb, sig << MU);
+        g->e1 = sgst_end(full, fi, ltop, p, hi, sb, (sig + 1) << MU);
+    }
+}
+
+/* Offset of task position j (0 .. 2^MU). */
+SGST_FI int sgst_geo_addr(const sgst_geo *g, int MU, int j)
+{
+    if (j == 0) return g->e0;
+    if (j == 1 << MU) return g->e1;
+    int t = sgst_ctz6(j);
+    return g->base[t] + ((j >> (t + 1)) << g->sb);
+}
+
+/* All 2^MU + 1 offsets of task ent in task order (the tests). */
+SGST_FI void sgst_task_addr(const sgst_rec *r, const unsigned short *full, unsigned ent, int MU, int top, int *addr)
+{
+    sgst_geo g;
+    sgst_task_geo(r, full, ent, MU, top, &g);
+    for (int j = 0; j <= (1 << MU); j++) addr[j] = sgst_geo_addr(&g, MU, j);
+}
+
+/* The list of pass k, tier step rr (0 .. tiers[k]-1) in the kernel's order: fine tiers first
+ * when hierarchizing, coarse first when dehierarchizing; *tier = the tier's index r. */
+SGST_FI int sgst_list_at(const int *list0, const int *tiers, int k, int rr, int inverse, int *tier)
+{
+    *tier = inverse ? tiers[k] - 1 - rr : rr;
+    return list0[k] + *tier;
+}
+
+/* ---------------------------------------- the per-thread work, float and double */
+
+/* sgst_line: the 1D transform of a task's values in registers (v[0], v[2^MU]: the endpoints),
+ *   hierarchize    ctz(j) = 0 .. MU-1:  v[j] = v[j] - (v[j - h] + v[j + h]) / 2   (finest first)
+ *   dehierarchize  ctz(j) = MU-1 .. 0:  v[j] = v[j] + (v[j - h] + v[j + h]) / 2   (coarsest first)
+ * h = 2^ctz(j), the operations of sparse.h (same bits).
+ * sgst_task: one task on the gc (<= G) grids staged at u + gg pitch: all loads, the transform,
+ * the stores of the interior points -- to u (keep_shared) and, when gout is set, to
+ * gout + gg gpitch as well, together with the two endpoints of a top task (the last pass of
+ * the direct-store variant).
+ * sgst_walk: thread tid of B over list l: tasks t = first + tid, + B, ..., class by class (the
+ * class loop is unrolled on the device, M being the kernel's template argument, so every class
+ * runs its own loop with a compile-time mu), the next task entry loaded one task ahead. */
+#define SGST_DEFINE(T, SUF, SURPLUS, UNSURPLUS)                                                         \
+    SGST_FI void sgst_line_##SUF(T *v, int MU, int inverse)                                              \
+    {                                                                                                    \
+        SGST_UNROLL for (int s = 0; s < MU; s++) {                                                       \
+            int t = inverse ? MU - 1 - s : s, h = 1 << t;                                                \
+            SGST_UNROLL for (int jj = 0; jj < (1 << (MU - 1)); jj++) { /* bound: MU only (unrolls) */    \
+                int j = (2 * jj + 1) << t;                                                               \
+                if (jj < (1 << (MU - 1 - t)))                                                            \
+                    v[j] = inverse ? UNSURPLUS(v[j], v[j - h], v[j + h]) : SURPLUS(v[j], v[j - h], v[j + h]); \
+            }                                                                                            \
+        }                                                                                                \
+    }                                                                                                    \
+    SGST_FI void sgst_task_##SUF(T *u, int pitch, int gc, int G, const sgst_rec *r, const unsigned short *full, \
+                                 unsigned ent, int MU, int top, int inverse, T *gout, int gpitch, int keep_shared) \
+    {                                                                                                    \
+        sgst_geo geo;                                                                                    \
+        T v[SGST_GMAX][SGST_PTS];                                                                        \
+        int np = (1 << MU) + 1;                                                                          \
+        sgst_task_geo(r, full, ent, MU, top, &geo);                                                      \
+        SGST_UNROLL for (int gg = 0; gg < G; gg++)                                                       \
+            if (gg < gc)                                                                                 \
+                SGST_UNROLL for (int j = 0; j < np; j++) v[gg][j] = u[gg * pitch + sgst_geo_addr(&geo, MU, j)]; \
+        SGST_UNROLL for (int gg = 0; gg < G; gg++)                                                       \
+            if (gg < gc) sgst_line_##SUF(v[gg], MU, inverse);                                            \
+        SGST_UNROLL for (int gg = 0; gg < G; gg++) {                                                     \
+            if (gg >= gc) continue;                                                                      \
+            SGST_UNROLL for (int j = 1; j < np - 1; j++) {                                               \
+                int a = sgst_geo_addr(&geo, MU, j);                                                      \
+                if (keep_shared) u[gg * pitch + a] = v[gg][j];                                           \
+                if (gout) gout[gg * gpitch + a] = v[gg][j];                                              \
+            }                                                                                            \
+            if (gout && top) {                                                                           \
+                gout[gg * gpitch + geo.e0] = v[gg][0];                                                   \
+                gout[gg * gpitch + geo.e1] = v[gg][np - 1];                                              \
+            }                                                                                            \
+        }                                                                                                \
+    }                                                                                                    \
+    SGST_FI void sgst_class_##SUF(int o, T *u, int pitch, int gc, int G, int M, const int *c, int first,   \
+                                  const unsigned *task, const sgst_rec *rec, const unsigned short *full,  \
+                                  int tid, int B, int inverse, T *gout, int gpitch, int keep_shared)      \
+    {                                                                                                    \
+        int lo = SGST_LDG(c + o), hi = SGST_LDG(c + o + 1);                                              \
+        int t = lo + sgst_mod(tid - (lo - first), B); /* the list's tasks t = first + tid + i B */        \
+        const unsigned *tp = task + t;                                                                   \
+        unsigned ent = t < hi ? SGST_LDG(tp) : 0u;                                                       \
+        for (; t < hi; t += B) {                                                                         \
+            tp += B;                                                                                     \
+            unsigned nxt = t + B < hi ? SGST_LDG(tp) : 0u; /* one entry ahead */                         \
+            sgst_rec r = sgst_rec_load(rec, ent);                                                        \
+            sgst_task_##SUF(u, pitch, gc, G, &r, full, ent, sgst_class_mu(o, M), sgst_class_top(o), inverse, \
+                            gout, gpitch, keep_shared);                                                  \
+            ent = nxt;                                                                                   \
+        }                                                                                                \
+    }                                                                                                    \
+    SGST_FI void sgst_walk_##SUF(T *u, int pitch, int gc, int G, int M, const int *cls, const unsigned *task, \
+                                 const sgst_rec *rec, const unsigned short *full, int l, int tid, int B,  \
+                                 int inverse, T *gout, int gpitch, int keep_shared)                      \
+    {                                                                                                    \
+        const int *c = cls + l * (M + 2);                                                                \
+        int first = SGST_LDG(c);                                                                         \
+        /* written out class by class: a literal o makes mu a compile-time constant (SGST_MMAX = 5) */   \
+        sgst_class_##SUF(0, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 1) sgst_class_##SUF(1, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 2) sgst_class_##SUF(2, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 3) sgst_class_##SUF(3, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 4) sgst_class_##SUF(4, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 5) sgst_class_##SUF(5, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+    }
+
+SGST_DEFINE(float, f, sg_surplus, sg_unsurplus)
+SGST_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
+
+/* ------------------------------------------------------------------------- the plan (host) */
+
+static inline void sgst_plan_free(sgst_plan *p)
+{
+    free(p->step);
+    free(p->cls);
+    free(p->task);
+    free(p->rec);
+    free(p->full);
+    memset(p, 0, sizeof *p);
+}
+
+/* The subspace of g with level vector l (-1: not kept). */
+static inline int sgst_lookup(const sgs_grid *g, const int *l)
+{
+    long long key = 0;
+    for (int j = g->d - 1; j >= 0; j--) {
+        if (l[j] < 0 || l[j] > g->n) return -1;
+        key = key * (g->n + 1) + l[j];
+    }
+    return g->lookup[key];
+}
+
+/* One family of pass k: the subspace s (l_k = 0), its pole level m, sb, pb and where its
+ * offsets off[0..m] start in full[]. */
+typedef struct {
+    int s, m, sb, pb, fi;
+} sgst_family;
+
+/* Growable arrays of the builder. */
+static inline int sgst_grow(void **a, int *cap, int need, size_t elem)
+{
+    if (need <= *cap) return 0;
+    int c = *cap ? *cap : 256;
+    while (c < need) c *= 2;
+    void *b = realloc(*a, elem * (size_t)c);
+    if (!b) return -1;
+    *a = b;
+    *cap = c;
+    return 0;
+}
+
+/* The plan of grid g (sparse or full, sparse.h) for tasks of at most M pole levels (1..SGST_MMAX).
+ * Returns 0, or -1 with a message in err. */
+static inline int sgst_plan_build(sgst_plan *p, const sgs_grid *g, int M, char *err, size_t errsz)
+{
+    memset(p, 0, sizeof *p);
+    if (M < 1 || M > SGST_MMAX) { snprintf(err, errsz, "M = %d: 1 to %d pole levels per task", M, SGST_MMAX); return -1; }
+    if (g->npts > SGST_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit offsets reach %d", g->npts, SGST_MAXPTS); return -1; }
+    int d = g->d, n = g->n;
+    p->d = d;
+    p->n = n;
+    p->M = M;
+    p->npts = g->npts;
+    p->last_covers = 1;
+    int cap_task = 0, cap_rec = 0, cap_full = 0, cap_cls = 0, ntask = 0;
+    sgst_family *fam = (sgst_family *)malloc(sizeof(sgst_family) * (size_t)(g->nsub + 1));
+    unsigned *tmp = NULL; /* the tasks of one list before sorting by class */
+    int cap_tmp = 0;
+    if (!fam) goto oom;
+    for (int k = 0; k < d; k++) {
+        /* the families of pass k */
+        int nf = 0, mmax = 0;
+        for (int s = 0; s < g->nsub; s++) {
+            const int *ls = g->lev + (long long)s * d;
+            if (ls[k] != 0) continue;
+            int l[SGS_MAXD], m = 0;
+            memcpy(l, ls, sizeof(int) * d);
+            for (l[k] = 1; sgst_lookup(g, l) >= 0; l[k]++) m++;
+            if (m == 0) { /* only the boundary along k: nothing to do, but pass d-1 misses it */
+                if (k == d - 1) p->last_covers = 0;
+                continue;
+            }
+            sgst_family *f = fam + nf++;
+            f->s = s;
+            f->m = m;
+            f->sb = 0;
+            f->pb = 0;
+            for (int j = 0; j < d; j++) {
+                if (j < k) f->sb += sgs_lbits(ls[j]);
+                if (j != k) f->pb += sgs_lbits(ls[j]);
+            }
+            f->fi = p->nfull;
+            if (sgst_grow((void **)&p->full, &cap_full, p->nfull + m + 1, sizeof(unsigned short))) goto oom;
+            for (l[k] = 0; l[k] <= m; l[k]++) p->full[p->nfull++] = (unsigned short)g->off[sgst_lookup(g, l)];
+            if (m > mmax) mmax = m;
+        }
+        if (p->nlist + (mmax + M - 1) / M > 255) { snprintf(err, errsz, "more than 255 lists"); goto fail; }
+        if (p->nfull >= (1 << 17)) { snprintf(err, errsz, "too many family offsets (%d) for the 17-bit index", p->nfull); goto fail; }
+        p->tiers[k] = (mmax + M - 1) / M;
+        p->list0[k] = p->nlist;
+        for (int r = 0; r < p->tiers[k]; r++) {
+            int e = r * M, l = p->nlist++, nt = 0;
+            if (sgst_grow((void **)&p->cls, &cap_cls, p->nlist * (M + 2), sizeof(int))) goto oom;
+            for (int i = 0; i < nf; i++) {
+                const sgst_family *f = fam + i;
+                if (f->m <= e) continue;
+                int ltop = f->m - e, mu = ltop < M ? ltop : M, top = ltop <= M;
+                long long nq = (1LL << f->pb) << (ltop - mu);
+                if (p->nrec >= 65536 || nq > 65536) { snprintf(err, errsz, "a task entry overflows 16 bits"); goto fail; }
+                int ri = p->nrec++;
+                if (sgst_grow((void **)&p->rec, &cap_rec, p->nrec, sizeof(sgst_rec))) goto oom;
+                sgst_rec *rc = p->rec + ri;
+                unsigned short sl[6] = {0, 0, 0, 0, 0, 0};
+                for (int s = 0; s <= mu; s++) sl[s] = top ? p->full[f->fi + s] : s ? p->full[f->fi + ltop - M + s] : p->full[f->fi];
+                rc->w[0] = (unsigned)f->sb | (unsigned)f->pb << 5 | (unsigned)ltop << 10 | (unsigned)f->fi << 15;
+                rc->w[1] = sl[0] | (unsigned)sl[1] << 16;
+                rc->w[2] = sl[2] | (unsigned)sl[3] << 16;
+                rc->w[3] = sl[4] | (unsigned)sl[5] << 16;
+                int o = top ? M + 1 - mu : 0;
+                if (sgst_grow((void **)&tmp, &cap_tmp, nt + (int)nq, sizeof(unsigned))) goto oom;
+                for (long long q = 0; q < nq; q++) tmp[nt++] = (unsigned)ri << 16 | (unsigned)q;
+                p->items += nq * ((1 << mu) - 1);
+                p->tasks_of[o] += nq;
+            }
+            /* sort by class (stable): class o of entry = class of its record */
+            if (sgst_grow((void **)&p->task, &cap_task, ntask + nt, sizeof(unsigned))) goto oom;
+            int *c = p->cls + l * (M + 2);
+            for (int o = 0; o <= M; o++) {
+                c[o] = ntask;
+                for (int i = 0; i < nt; i++) {
+                    const sgst_rec *rc = p->rec + (tmp[i] >> 16);
+                    int ltop = sgst_rec_ltop(rc), mu = ltop < M ? ltop : M, oo = ltop <= M ? M + 1 - mu : 0;
+                    if (oo == o) p->task[ntask++] = tmp[i];
+                }
+            }
+            c[M + 1] = ntask;
+        }
+    }
+    p->ntask = ntask;
+    p->step = (int *)malloc(sizeof(int) * (2 * p->nlist + 1));
+    if (!p->step) goto oom;
+    for (int inv = 0, i = 0; inv < 2; inv++)
+        for (int k = 0; k < d; k++)
+            for (int rr = 0; rr < p->tiers[k]; rr++) {
+                int r, l = sgst_list_at(p->list0, p->tiers, k, rr, inv, &r);
+                p->step[i++] = l | r << 8 | k << 16;
+            }
+    free(fam);
+    free(tmp);
+    return 0;
+oom:
+    snprintf(err, errsz, "out of memory");
+fail:
+    free(fam);
+    free(tmp);
+    sgst_plan_free(p);
+    return -1;
+}
+
+/* Barriers per grid group of the staged kernel: after the load, after every list, after the store. */
+static inline int sgst_barriers(const sgst_plan *p) { return p->nlist + 2; }
+
+/* ------------------------------------------------ the block, replayed on the host (tests) */
+
+/* One group of gc grids at u (pitch N) through every list of the plan, threads 0..B-1 one
+ * after another in each list (reverse: B-1..0), as the kernel runs it between its barriers;
+ * direct: the last pass writes gout (pitch N) as the direct-store kernel does (keep_shared in
+ * its coarse tiers when dehierarchizing), otherwise gout stays untouched. */
+#define SGST_REPLAY_DEFINE(T, SUF)                                                                       \
+    static inline void sgst_replay_##SUF(T *u, int gc, int G, const sgst_plan *p, int B, int inverse,   \
+                                         int reverse, int direct, T *gout)                               \
+    {                                                                                                    \
+        int N = (int)p->npts;                                                                            \
+        for (int i = 0; i < p->nlist; i++) {                                                             \
+            int st = p->step[inverse * p->nlist + i], l = st & 255, r = (st >> 8) & 255, k = st >> 16;   \
+            int last = direct && k == p->d - 1;                                                          \
+            for (int b = 0; b < B; b++)                                                                  \
+                sgst_walk_##SUF(u, N, gc, G, p->M, p->cls, p->task, p->rec, p->full, l,                  \
+                                reverse ? B - 1 - b : b, B, inverse, last ? gout : (T *)0, N,            \
+                                !last || (inverse && r > 0));                                            \
+        }                                                                                                \
+    }
+SGST_REPLAY_DEFINE(float, f)
+SGST_REPLAY_DEFINE(double, d)
+
+#endif
