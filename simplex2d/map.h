@@ -204,8 +204,19 @@ static inline HD uint32_t s2_clz(uint32_t x)
 #endif
 }
 
-/* floor(log2 x) for x >= 1, eq. (14): (word bits - 1) - clz(x). */
-static inline HD uint32_t s2_log2(uint32_t x) { return 31u - s2_clz(x); }
+/* floor(log2 x) for x >= 1, eq. (14): (word bits - 1) - clz(x).  On the device the bit
+ * position itself (PTX bfind, one FLO instruction): 31 - __clz(x) compiles to FLO, a
+ * subtraction and an xor that nvcc does not fold. */
+static inline HD uint32_t s2_log2(uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm("bfind.u32 %0, %1;" : "=r"(r) : "r"(x));
+    return r;
+#else
+    return 31u - s2_clz(x);
+#endif
+}
 
 /* Float multiply/subtract that nvcc may not fuse into an FMA, so that host and device
  * evaluate the float maps with exactly the same roundings. */
@@ -264,9 +275,11 @@ static inline HD void s2_lambda(int map, uint32_t w, uint32_t *bi, uint32_t *bj)
  * Rows wy in [1, s): level b = 2^floor(log2 wy) (eq. 14-15 with clz), q = floor(wx / b),
  * lambda(w) = (wx + q b, wy + 2 q b) = (column, row): the strictly-lower blocks.  The two
  * extra rows hold the s diagonal blocks: wy = 0 -> (wx, wx), wy = s -> (wx + s/2, ...).
- * s = 1: the single diagonal block.  Returns (row, column) in *bi, *bj. */
-static inline HD void s2_recursive_pow2(uint32_t logs, uint32_t wx, uint32_t wy, uint32_t *bi,
-                                        uint32_t *bj)
+ * s = 1: the single diagonal block.  Returns (row, column) in *bi, *bj.
+ * This is the paper's case form; s2_recursive_pow2 below computes the same blocks without a
+ * branch (host test: equal for every (wx, wy) of the orthotopes s = 1 .. 2^12). */
+static inline HD void s2_recursive_pow2_cases(uint32_t logs, uint32_t wx, uint32_t wy, uint32_t *bi,
+                                              uint32_t *bj)
 {
     uint32_t s = 1u << logs, half = s >> 1;
     if (wy == 0) { *bi = *bj = wx; return; }
@@ -274,6 +287,23 @@ static inline HD void s2_recursive_pow2(uint32_t logs, uint32_t wx, uint32_t wy,
     uint32_t lb = s2_log2(wy), q = wx >> lb;   /* b = 2^lb, q = floor(wx / b) */
     *bj = wx + (q << lb);
     *bi = wy + (q << (lb + 1));
+}
+
+/* Eq. (13) as above, branch-free (the kernels' form): q b = floor(wx / b) b is wx with its
+ * lb low bits cleared (one mask), and the two diagonal rows are selected instead of branched
+ * to -- wy = 0 and wy = s are the rows with wy mod s = 0 (wy <= s), and their diagonal block
+ * is wx + wy / 2 (wx, resp. wx + s/2).  wy | 1 only keeps log2 defined on row 0, whose
+ * general result the select discards.  At rho = 32 (1024 threads a block) the kernels are
+ * bound by instruction issue, so every instruction of the map counts. */
+static inline HD void s2_recursive_pow2(uint32_t logs, uint32_t wx, uint32_t wy, uint32_t *bi,
+                                        uint32_t *bj)
+{
+    const uint32_t lb = s2_log2(wy | 1u);               /* b = 2^lb (eq. 14-15) */
+    const uint32_t qb = wx & (0xFFFFFFFFu << lb);       /* q b, q = floor(wx / b) */
+    const int diag = (wy & ((1u << logs) - 1u)) == 0;   /* wy = 0 or wy = s */
+    const uint32_t d = wx + (wy >> 1);                  /* the diagonal block of those rows */
+    *bj = diag ? d : wx + qb;
+    *bi = diag ? d : wy + 2u * qb;
 }
 
 /* The recursive map for any m ("approach from below", section III.A): m written in binary,
@@ -411,7 +441,9 @@ static inline HD int s2_map_block(const s2_grid *g, int map, uint32_t launch, ui
             return 1;
         }
         return s2_recursive(g->m, g->rc_half, bx, by, bi, bj);
-    case S2_RECURSIVE_POW2: /* recursive at m = 2^k: the orthotope is the whole triangle */
+    case S2_RECURSIVE_POW2: /* recursive at m = 2^k: the orthotope is the whole triangle, */
+        s2_recursive_pow2(g->rc_lhalf + 1, bx & (g->rc_half - 1), bx >> g->rc_lhalf, bi, bj);
+        return 1;           /* every block in it (no row past m to test) */
     case S2_RECURSIVE_ABOVE: /* eq. (13) on the orthotope of P = 2^ceil(log2 m) >= m blocks */
         s2_recursive_pow2(g->rc_lhalf + 1, bx & (g->rc_half - 1), bx >> g->rc_lhalf, bi, bj);
         return *bi < g->m; /* rows past m: outside the domain, filtered (the approach's extra blocks) */

@@ -3,6 +3,8 @@
  *     awkward small n and rho, and at every experiment size n = 1024 .. 30720 step 1024
  *     (rho = 16); lambda-exact and recursive also at n = 2^15 with rho = 8 (m = 4096, the
  *     largest grid the experiments use).  Float maps: the first n where they fail is printed.
+ *     The kernels' branch-free eq. (13) against the paper's case form, every (wx, wy) of the
+ *     orthotopes of 2^0 .. 2^12 blocks.
  *  2. the first wrong block index of the float lambda maps on the device: lambda-sqrt and
  *     lambda-newton must equal the host's (same roundings), lambda-rsqrt (hardware rsqrtf)
  *     is printed and must lie between the Newton and sqrtf ones.
@@ -27,6 +29,24 @@ __global__ void k_first_wrong(int map, uint32_t limit, unsigned long long *first
         /* independent of every map: T(bi) <= w < T(bi + 1) in 64-bit integers */
         if (!(tri_number(bi) <= w && w < tri_number((uint64_t)bi + 1))) atomicMin(first, (unsigned long long)w);
     }
+}
+
+/* Counts the (wx, wy) of the orthotopes s = 2^logs, logs = 0 .. 12, where the kernels'
+ * branch-free eq. (13) (s2_recursive_pow2: bfind on the device) differs from the paper's
+ * case form. */
+__global__ void k_recursive_pow2_diff(unsigned long long *diff)
+{
+    unsigned long long bad = 0;
+    for (uint32_t logs = 0; logs <= 12; logs++) {
+        const uint32_t s = 1u << logs, half = s > 1 ? s / 2 : 1;
+        for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < half * (s + 1); t += gridDim.x * blockDim.x) {
+            uint32_t i1, j1, i2, j2, wx = t % half, wy = t / half;
+            s2_recursive_pow2_cases(logs, wx, wy, &i1, &j1);
+            s2_recursive_pow2(logs, wx, wy, &i2, &j2);
+            bad += i1 != i2 || j1 != j2;
+        }
+    }
+    if (bad) atomicAdd(diff, bad);
 }
 
 static unsigned long long device_first_wrong(int map, uint32_t limit)
@@ -100,6 +120,14 @@ int main(void)
         T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE, nbig, rhos[r], err, sizeof err), 0);
         T_EQ_INT(s2_check_cover(&g, cnt, d_wrong), 0);
     }
+
+    /* 1d. eq. (13) branch-free on the device == the paper's case form, every (wx, wy) */
+    unsigned long long pdiff = 0;
+    CHECK_CUDA(cudaMemset(d_wrong, 0, sizeof pdiff));
+    k_recursive_pow2_diff<<<64, 256>>>(d_wrong);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemcpy(&pdiff, d_wrong, sizeof pdiff, cudaMemcpyDeviceToHost));
+    T_EQ_INT(pdiff, 0);
 
     /* 2. first wrong block index on the device */
     uint32_t lim = 1u << 26;

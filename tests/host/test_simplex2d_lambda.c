@@ -132,7 +132,7 @@ int main(void)
         char err[200];
         T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE, m, 1, err, sizeof err), 0);
         for (uint32_t b = 0; b < g.gx[0]; b++) {
-            uint32_t i1, j1, i2, j2;
+            uint32_t i1 = 0, j1 = 0, i2 = 0, j2 = 0;
             int k1 = s2_map_block(&g, S2_RECURSIVE, 0, b, 0, &i1, &j1);
             int k2 = s2_map_block(&g, S2_RECURSIVE_POW2, 0, b, 0, &i2, &j2);
             bad += k1 != k2 || (k1 && (i1 != i2 || j1 != j2));

@@ -87,6 +87,21 @@ int main(void)
     T_EQ_INT(g.gx[0], 1024);
     T_EQ_INT(g.gy[0], 2049);
     T_EQ_INT(s2_grid_blocks(&g), g.nblocks_tri);
+    /* eq. (13) branch-free (s2_recursive_pow2, the kernels' form) gives the block of the
+     * paper's case form for every (wx, wy) of the orthotopes s = 1 .. 2^12, the two diagonal
+     * rows wy = 0 and wy = s included */
+    long diff = 0;
+    for (uint32_t logs = 0; logs <= 12; logs++) {
+        const uint32_t s = 1u << logs, half = s > 1 ? s / 2 : 1;
+        for (uint32_t wy = 0; wy <= s; wy++)
+            for (uint32_t wx = 0; wx < half; wx++) {
+                uint32_t i1, j1, i2, j2;
+                s2_recursive_pow2_cases(logs, wx, wy, &i1, &j1);
+                s2_recursive_pow2(logs, wx, wy, &i2, &j2);
+                diff += i1 != i2 || j1 != j2;
+            }
+    }
+    T_EQ_INT(diff, 0);
     /* ... and the same blocks as one row (1D grid) */
     T_EQ_INT(s2_grid_make(&g, S2_RECURSIVE, 1u << 15, 16, err, sizeof err), 0);
     T_EQ_INT(g.gx[0], 1024 * 2049);
