@@ -2,7 +2,7 @@
  * section 2.3.2): batched (de)hierarchization, d = 2..6, GB/s against the copy kernel and the host's triad.
  *
  * One batch is G grids one after another (sparse.h).  Every implementation (k_sparse with
- * computed offsets or the offset table, k_sparse_multi, the two CPU versions) is one named
+ * computed offsets or the offset table, k_sparse_multi, k_sparse_stream, the two CPU versions) is one named
  * sparse_impl; each row is verified bitwise against the CPU, then timed (sparse_time,
  * harness.cuh -> common/runcase.h). */
 #ifndef SPARSEGRID_EXP_SPARSE_CUH
@@ -20,7 +20,16 @@ static const int SPARSE_THREADS[SPARSE_THREADS_N] = {128, 256, 512}; /* block si
  * blocks per SM by shared memory): ILP only (1 grid, 4 entries in flight), grids only, both. */
 #define SPARSE_MULTI_N 3
 static const struct { int G, U; } SPARSE_MULTI[SPARSE_MULTI_N] = {{1, 4}, {0, 1}, {0, 2}};
-#define SPARSE_IMPLS_MAX (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N)
+/* k_sparse_stream configurations (sparse_stream.cuh): {M, G, threads, direct store}, M = 0 for
+ * the grid's level n capped at SGST_MMAX (one tier per pass: every pole in one task; d = 4..6
+ * at SPARSE_LEVEL), M = 3 for nine values per task (two or three tiers for d = 2, 3).  Plans
+ * that do not fit (shared memory, registers, instantiations) or repeat an earlier one are left
+ * out; threads 1024 only for G = 1, M = 3 (64 registers). */
+#define SPARSE_STREAM_N 10
+static const struct { int M, G, threads, direct; } SPARSE_STREAM[SPARSE_STREAM_N] = {
+    {3, 1, 256, 0}, {3, 1, 512, 0}, {3, 1, 1024, 0}, {3, 1, 512, 1}, {3, 1, 1024, 1},
+    {3, 2, 256, 0}, {0, 1, 256, 0}, {0, 1, 512, 0}, {0, 1, 512, 1}, {0, 2, 256, 0}};
+#define SPARSE_IMPLS_MAX (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N)
 
 /* The GPU plans of one grid: k_sparse (block sizes x {computed offsets, offset table}) and
  * k_sparse_multi (SPARSE_MULTI x block sizes); plans that do not fit are left out. */
@@ -29,7 +38,37 @@ typedef struct {
     int ndv;
     sgs_multi mv[SPARSE_MULTI_N * SPARSE_THREADS_N];
     int nmv;
+    sgst_gpu sv[SPARSE_STREAM_N];
+    int nsv;
 } sparse_plans;
+
+/* The k_sparse_stream plans of grid g (SPARSE_STREAM), each described in a # stream_plan: line. */
+static void sparse_stream_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
+{
+    for (int c = 0; c < SPARSE_STREAM_N; c++) {
+        int M = SPARSE_STREAM[c].M ? SPARSE_STREAM[c].M : g->n < SGST_MMAX ? g->n : SGST_MMAX, dup = 0;
+        if (M < 3) M = 3;
+        for (int i = 0; i < p->nsv; i++)
+            dup |= p->sv[i].M == M && p->sv[i].G == SPARSE_STREAM[c].G && p->sv[i].threads == SPARSE_STREAM[c].threads &&
+                   p->sv[i].direct == SPARSE_STREAM[c].direct;
+        if (dup) continue;
+        char err[200];
+        sgst_gpu *s = p->sv + p->nsv;
+        int rc = sgst_gpu_setup(s, g, elem, M, SPARSE_STREAM[c].G, SPARSE_STREAM[c].threads, SPARSE_STREAM[c].direct,
+                                o->c.device, o->max_blocks, err, sizeof err);
+        if (rc) {
+            datfile_meta(d, "stream_plan", "d=%d n=%d: M=%d G=%d %d threads%s left out: %s", g->d, g->n, M,
+                         SPARSE_STREAM[c].G, SPARSE_STREAM[c].threads, SPARSE_STREAM[c].direct ? " direct" : "", err);
+            continue;
+        }
+        p->nsv++;
+        datfile_meta(d, "stream_plan", "d=%d n=%d: gpu_sparse_stream_m%d_g%d%s, %d threads: %d lists (%d barriers per "
+                     "group), %.2f tasks and %.2f items per point, %zu bytes of shared memory per block, %d blocks per SM, "
+                     "%d registers per thread, %d blocks launched at most", g->d, g->n, s->M, s->G,
+                     s->direct ? "_direct" : "", s->threads, s->nlist, s->nlist + 2 - s->direct, s->tasks_pt, s->items_pt,
+                     s->smem, s->per_sm, s->regs, s->blocks);
+    }
+}
 
 static void sparse_plans_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
 {
@@ -54,17 +93,32 @@ static void sparse_plans_setup(const sg_opts *o, sparse_plans *p, const sgs_grid
                          m->per_sm, m->per_sm * m->G, m->regs, m->blocks);
         }
     if (!p->nmv) datfile_meta(d, "multi_plan", "d=%d n=%d: no k_sparse_multi plan (grid not staged or > 65536 points)", g->d, g->n);
+    sparse_stream_setup(o, p, g, elem, d);
 }
 
 static void sparse_plans_free(sparse_plans *p)
 {
     for (int c = 0; c < p->ndv; c++) sgs_dev_free(p->dv + c);
     for (int c = 0; c < p->nmv; c++) sgs_multi_free(p->mv + c);
+    for (int c = 0; c < p->nsv; c++) sgst_gpu_free(p->sv + c);
+}
+
+/* Does name start with one of the comma-separated prefixes of impls (NULL or "": every name)? */
+static int impl_selected(const char *impls, const char *name)
+{
+    if (!impls || !*impls || !strcmp(name, "copy")) return 1;
+    for (const char *a = impls; *a;) {
+        size_t len = strcspn(a, ",");
+        if (len && !strncmp(name, a, len)) return 1;
+        a += len + (a[len] == ',');
+    }
+    return 0;
 }
 
 static void impl_add(sparse_impl *list, int *n, sparse_kind kind, int inverse, int threads, const sgs_dev *dv,
-                     const sgs_multi *mv, const char *name)
+                     const sgs_multi *mv, const char *name, const char *impls)
 {
+    if (!impl_selected(impls, name)) return;
     sparse_impl *m = list + (*n)++;
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "%.39s%s", name, inverse ? "_inverse" : ""); /* 47 characters at most */
@@ -77,24 +131,35 @@ static void impl_add(sparse_impl *list, int *n, sparse_kind kind, int inverse, i
 
 /* The rows of one batch, in the order of the data files: copy; k_sparse's plans forward, then
  * inverse; the CPU lists and the dimensional shift, each forward and inverse; k_sparse_multi's
- * plans forward, then inverse (added after the others, whose rows stayed as they were). */
-static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads)
+ * plans forward, then inverse; k_sparse_stream's plans forward, then inverse (each group added
+ * after the others, whose rows stayed as they were).  impls (--sparse-impls) keeps only the
+ * rows whose name starts with one of its prefixes (and copy). */
+static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, const char *impls)
 {
     int n = 0;
-    impl_add(list, &n, SPARSE_COPY, 0, 0, NULL, NULL, "copy");
+    impl_add(list, &n, SPARSE_COPY, 0, 0, NULL, NULL, "copy", impls);
     for (int inv = 0; inv < 2; inv++)
         for (int c = 0; c < p->ndv; c++)
             impl_add(list, &n, SPARSE_GPU, inv, p->dv[c].threads, p->dv + c, NULL,
-                     p->dv[c].table ? "gpu_sparse_table" : "gpu_sparse");
+                     p->dv[c].table ? "gpu_sparse_table" : "gpu_sparse", impls);
     for (int shift = 0; shift < 2; shift++)
         for (int inv = 0; inv < 2; inv++)
             impl_add(list, &n, shift ? SPARSE_CPU_SHIFT : SPARSE_CPU_TUNED, inv, threads, NULL, NULL,
-                     shift ? "cpu_shift" : "cpu_tuned");
+                     shift ? "cpu_shift" : "cpu_tuned", impls);
     for (int inv = 0; inv < 2; inv++)
         for (int c = 0; c < p->nmv; c++) {
             char name[48];
             snprintf(name, sizeof name, "gpu_sparse_multi_g%d_u%d", p->mv[c].G, p->mv[c].U);
-            impl_add(list, &n, SPARSE_GPU_MULTI, inv, p->mv[c].threads, NULL, p->mv + c, name);
+            impl_add(list, &n, SPARSE_GPU_MULTI, inv, p->mv[c].threads, NULL, p->mv + c, name, impls);
+        }
+    for (int inv = 0; inv < 2; inv++)
+        for (int c = 0; c < p->nsv; c++) {
+            char name[48];
+            snprintf(name, sizeof name, "gpu_sparse_stream_m%d_g%d%s", p->sv[c].M, p->sv[c].G,
+                     p->sv[c].direct ? "_direct" : "");
+            int before = n;
+            impl_add(list, &n, SPARSE_GPU_STREAM, inv, p->sv[c].threads, NULL, NULL, name, impls);
+            if (n > before) list[n - 1].sv = p->sv + c;
         }
     return n;
 }
@@ -130,8 +195,8 @@ static void sparse_reference(const sg_opts *o, batch *b, const sgs_grid *g, long
 
 /* The best row of each kind at the largest batch, for the # result: lines. */
 typedef struct {
-    double gpu[2], cpu[2], cpu_gbs[2], multi[2]; /* % of the ceiling, [inverse] */
-    const sparse_impl *gpu_at[2], *cpu_at[2], *multi_at[2];
+    double gpu[2], cpu[2], cpu_gbs[2], multi[2], stream[2]; /* % of the ceiling, [inverse] */
+    const sparse_impl *gpu_at[2], *cpu_at[2], *multi_at[2], *stream_at[2];
 } sparse_best;
 
 static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, double gbs)
@@ -139,6 +204,7 @@ static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, d
     int i = m->inverse;
     if (m->kind == SPARSE_GPU && pct > r->gpu[i]) { r->gpu[i] = pct; r->gpu_at[i] = m; }
     if (m->kind == SPARSE_GPU_MULTI && pct > r->multi[i]) { r->multi[i] = pct; r->multi_at[i] = m; }
+    if (m->kind == SPARSE_GPU_STREAM && pct > r->stream[i]) { r->stream[i] = pct; r->stream_at[i] = m; }
     if ((m->kind == SPARSE_CPU_TUNED || m->kind == SPARSE_CPU_SHIFT) && pct > r->cpu[i]) {
         r->cpu[i] = pct;
         r->cpu_gbs[i] = gbs;
@@ -148,6 +214,16 @@ static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, d
 
 static void sparse_write_best(datfile *d, const sgs_grid *g, const sparse_best *r, const char *prec)
 {
+    for (int inv = 0; inv < 2; inv++)
+        if (r->stream_at[inv]) {
+            const sparse_impl *m = r->stream_at[inv];
+            double old = r->gpu[inv] > r->multi[inv] ? r->gpu[inv] : r->multi[inv];
+            datfile_meta(d, "stream_result", "d=%d n=%d at the largest batch: best gpu_sparse_stream%s %.1f%% of copy "
+                         "(%s, %d threads, %d blocks per SM); best of k_sparse and k_sparse_multi %.1f%%", g->d, g->n,
+                         inv ? " (inverse)" : "", r->stream[inv], m->name, m->threads, m->sv->per_sm, old);
+            fprintf(stderr, "sparse %s d=%d: best stream%s %.1f%% of copy (%s, %d threads), older kernels %.1f%%\n", prec,
+                    g->d, inv ? " inverse" : "", r->stream[inv], m->name, m->threads, old);
+        }
     for (int inv = 0; inv < 2; inv++)
         if (r->multi_at[inv]) {
             const sgs_multi *m = r->multi_at[inv]->mv;
@@ -211,7 +287,7 @@ static void sparse_sweep_d(const sg_opts *o, datfile *d, batch *b, const sgs_gri
     sparse_plans p;
     sparse_plans_setup(o, &p, g, sizeof(T), d);
     sparse_impl list[SPARSE_IMPLS_MAX];
-    int nimpl = sparse_impls(list, &p, o->threads);
+    int nimpl = sparse_impls(list, &p, o->threads, o->impls);
     sparse_best best;
     memset(&best, 0, sizeof best);
     for (int lg = maxlog % 3 + 18; lg <= maxlog; lg += 3) {

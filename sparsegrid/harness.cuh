@@ -5,7 +5,7 @@
  * leaves there.  run_case (common/runcase.h) poisons that output with NaN, runs the job once,
  * compares the result bitwise with the CPU's (exit 1 and no data file on a mismatch), then
  * times it with bench.h.  Full grids (tiles, hierarchize.h, kernels.cuh) and sparse grids
- * (sparse.h, sparse_kernels.cuh, sparse_multi.cuh) each have one job type; both start with the
+ * (sparse.h, sparse_kernels.cuh, sparse_multi.cuh, sparse_stream.cuh) each have one job type; both start with the
  * same job_io, so one poison and one check serve every job. */
 #ifndef SPARSEGRID_HARNESS_CUH
 #define SPARSEGRID_HARNESS_CUH
@@ -27,6 +27,7 @@
 #include "sparse.h"
 #include "sparse_kernels.cuh"
 #include "sparse_multi.cuh"
+#include "sparse_stream.cuh"
 
 #define ROUNDTRIP_TOL 4e-6 /* fp32 round trip error / |u|max (tests/host/test_sparsegrid_hier.c) */
 
@@ -39,6 +40,7 @@ typedef struct {
     int max_blocks;     /* tune, sparse, layout: at most this many blocks (0: all resident) */
     int sparse_d;       /* sparse: only this d (0: 2..6) */
     long long nt_max;   /* Figs. 5.x: cap on Nt; tune/sparse/layout: one batch of this many tiles/grids */
+    const char *impls;  /* sparse: only the rows whose impl name starts with one of these comma-separated prefixes */
     int argc;
     char **argv;        /* for the data files' # cmdline: line */
     char gpu[256];      /* device_describe(); empty: host only */
@@ -376,7 +378,8 @@ typedef enum {
     SPARSE_GPU,              /* k_sparse: one grid per block (a sgs_dev plan: computed offsets or table) */
     SPARSE_GPU_MULTI,        /* k_sparse_multi: G grids per block, U table entries in flight (sgs_multi) */
     SPARSE_CPU_TUNED,        /* OpenMP over grids, level-wise lists (sgs_cpu_f/d) */
-    SPARSE_CPU_SHIFT         /* the thesis's dimensional shift (sgs_cpu_shift_f/d) */
+    SPARSE_CPU_SHIFT,        /* the thesis's dimensional shift (sgs_cpu_shift_f/d) */
+    SPARSE_GPU_STREAM        /* k_sparse_stream: whole poles per thread, one barrier per pass (sgst_gpu) */
 } sparse_kind;
 
 /* A named implementation; name is the rows' impl column. */
@@ -386,6 +389,7 @@ typedef struct {
     int inverse, threads;
     const sgs_dev *dv;   /* SPARSE_GPU */
     const sgs_multi *mv; /* SPARSE_GPU_MULTI */
+    const sgst_gpu *sv;  /* SPARSE_GPU_STREAM */
 } sparse_impl;
 
 /* C++ overloads of sparse.h's float/double functions, for the templates below. */
@@ -419,6 +423,7 @@ static void sparse_gpu(void *p, cudaStream_t s)
     case SPARSE_COPY: run_copy(&j->io, s); break;
     case SPARSE_GPU: sgs_dev_run<T>(j->m->dv, src, dst, j->G, j->m->inverse, s); break;
     case SPARSE_GPU_MULTI: sgs_multi_run<T>(j->m->mv, src, dst, j->G, j->m->inverse, s); break;
+    case SPARSE_GPU_STREAM: sgst_gpu_run<T>(j->m->sv, src, dst, j->G, j->m->inverse, s); break;
     default: DIE("sparse_gpu: %s is not a GPU job", j->m->name);
     }
 }

@@ -8,7 +8,7 @@
  * exp_full.cuh (Figs. 5.1-5.3, bandwidth, tune); exp_sparse.cuh (real sparse grids on the GPU);
  * exp_layout.cuh (Fig. 2.9); exp_host.cuh (error figures and Fig. 2.5, host only).  The
  * algorithms themselves: hierarchize.h (formulas, CPU versions), kernels.cuh (GPU kernels for
- * full grids), sparse.h / sparse_kernels.cuh / sparse_multi.cuh (sparse grids).
+ * full grids), sparse.h / sparse_kernels.cuh / sparse_multi.cuh / sparse_stream.{h,cuh} (sparse grids).
  *
  * Every timed row is verified first (common/runcase.h): the tuned CPU result equals the float
  * scalar reference bitwise (and the double reference within 1e-5), every GPU version equals
@@ -50,6 +50,7 @@ static sg_opts parse_options(int argc, char **argv)
         {"threads", ARG_INT, &o.threads, "CPU threads of cpu_tuned (0: all processors)", 0, 1024, NULL},
         {"tiles-per-block", ARG_INT, &o.tpb, "fused kernels: tiles per block (0: auto)", 0, 4096, NULL},
         {"nt-max", ARG_LONG, &o.nt_max, "fig5_*: only Nt up to this (0: the thesis's range); tune, layout: Nt (0: 1 GiB / 4 and 256 MiB); sparse: one batch of this many grids (0: 1/4 MiB .. 256 MiB)", 0, 1000000, NULL},
+        {"sparse-impls", ARG_STR, &o.impls, "sparse: only the rows whose impl name starts with one of these comma-separated prefixes, e.g. gpu_sparse_multi_g1,gpu_sparse_stream (copy always; default: every row)", 0, 0, NULL},
         {"max-blocks", ARG_INT, &o.max_blocks, "tune, sparse, layout: launch at most N blocks (0: all resident; small values make each block walk many tiles/grids)", 0, 1000000, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "sparsegrid --exp=NAME [options]",

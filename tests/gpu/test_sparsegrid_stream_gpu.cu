@@ -1,0 +1,177 @@
+/* GPU tests of sparsegrid/sparse_stream.cuh (k_sparse_stream: whole poles per thread in registers,
+ * one barrier per pass and tier): batched hierarchization and dehierarchization of regular
+ * sparse grids equal the pole-wise CPU reference sgs_ref_f/d bitwise, d = 1..6 (the task: 2..6),
+ * float and double, every level from 1 to the largest that fits the shared memory of a block,
+ * every instantiated plan (M = 3, 4, 5 pole levels per task; G = 1, 2 grids per block; staged
+ * and direct store) at block sizes 64..1024, batches that are not a multiple of G and smaller
+ * than G, 3 blocks walking many groups, in and out of place, grids starting off a 16-byte
+ * boundary (the vector copy's scalar head and tail); full grids in subspace order with level 1
+ * and 0 in some dimensions (a last dimension of level 0: the direct-store plan falls back to the
+ * copy back).  Outputs are poisoned (NaN) first.  A plan may be refused only when its grids do
+ * not fit the shared memory of a block (-1) or its block does not fit an SM (-2).
+ *   --small   a few cases (for compute-sanitizer)
+ * Exit 77 without a GPU. */
+#include "../../common/device.h"
+#include "../../common/testlib.h"
+#include "../../sparsegrid/sparse_stream.cuh"
+
+static double rnd(unsigned long long i)
+{
+    i ^= i >> 33; i *= 0xff51afd7ed558ccdULL; i ^= i >> 33; i *= 0xc4ceb9fe1a85ec53ULL; i ^= i >> 33;
+    return (double)((unsigned)i >> 8) / 8388608.0 - 1.0;
+}
+static int ref_t(float *u, const sgs_grid *g, int inv) { return sgs_ref_f(u, g, inv); }
+static int ref_t(double *u, const sgs_grid *g, int inv) { return sgs_ref_d(u, g, inv); }
+
+/* One grid, its batch of ngrids inputs and their references (both directions). */
+template <typename T>
+struct batch_t {
+    const sgs_grid *g;
+    long long ngrids, N;
+    T *h, *want[2], *got;
+    T *d_a, *d_b; /* device buffers with one extra element: tests at offset 1 too */
+};
+
+template <typename T>
+static void batch_make(batch_t<T> *b, const sgs_grid *g, long long ngrids, unsigned long long seed)
+{
+    b->g = g;
+    b->ngrids = ngrids;
+    b->N = g->npts;
+    size_t cnt = (size_t)(ngrids * b->N), bytes = sizeof(T) * cnt;
+    b->h = (T *)malloc(bytes);
+    b->got = (T *)malloc(bytes);
+    for (size_t i = 0; i < cnt; i++) b->h[i] = (T)rnd(i + seed);
+    for (int inv = 0; inv < 2; inv++) {
+        b->want[inv] = (T *)malloc(bytes);
+        memcpy(b->want[inv], b->h, bytes);
+        for (long long t = 0; t < ngrids; t++) T_CHECK(ref_t(b->want[inv] + t * b->N, g, inv) == 0);
+    }
+    CHECK_CUDA(cudaMalloc(&b->d_a, bytes + sizeof(T)));
+    CHECK_CUDA(cudaMalloc(&b->d_b, bytes + sizeof(T)));
+}
+
+template <typename T>
+static void batch_free(batch_t<T> *b)
+{
+    free(b->h);
+    free(b->got);
+    free(b->want[0]);
+    free(b->want[1]);
+    CHECK_CUDA(cudaFree(b->d_a));
+    CHECK_CUDA(cudaFree(b->d_b));
+}
+
+/* One plan on the first ngrids grids of b: == the reference, both directions. */
+template <typename T>
+static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, int direct, int max_blocks, int in_place,
+                  int offset)
+{
+    const sgs_grid *g = b->g;
+    sgst_gpu s;
+    char err[200];
+    int rc = sgst_gpu_setup(&s, g, sizeof(T), M, G, threads, direct, 0, max_blocks, err, sizeof err);
+    if (rc == -1) { /* refused: only when G grids do not fit the shared memory of a block */
+        int optin = 0;
+        CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+        T_CHECK((long long)G * b->N * (long long)sizeof(T) + 16 > optin);
+        return;
+    }
+    if (rc == -2) { /* refused: the block's registers exceed the SM's */
+        int regs_sm = 0;
+        CHECK_CUDA(cudaDeviceGetAttribute(&regs_sm, cudaDevAttrMaxRegistersPerMultiprocessor, 0));
+        printf("  %s d=%d n=%d M=%d G=%d threads=%d: refused (%s)\n", sizeof(T) == 4 ? "float" : "double", g->d, g->n, M,
+               G, threads, err);
+        T_CHECK(threads >= 512);
+        return;
+    }
+    T_CHECK(rc == 0 && s.per_sm >= 1 && s.blocks >= 1);
+    size_t bytes = sizeof(T) * (size_t)(ngrids * b->N);
+    T *a = b->d_a + offset, *o = in_place ? a : b->d_b + offset;
+    for (int inv = 0; inv < 2; inv++) {
+        CHECK_CUDA(cudaMemcpy(a, b->h, bytes, cudaMemcpyHostToDevice));
+        if (!in_place) CHECK_CUDA(cudaMemset(b->d_b, 0xFF, bytes + sizeof(T))); /* poison: NaN */
+        sgst_gpu_run<T>(&s, a, o, ngrids, inv, 0);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemcpy(b->got, o, bytes, cudaMemcpyDeviceToHost));
+        int same = !memcmp(b->got, b->want[inv], bytes);
+        T_CHECK(same);
+        if (!same)
+            printf("  %s d=%d n=%d ngrids=%lld M=%d G=%d threads=%d %s max_blocks=%d %s offset %d %s\n",
+                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, M, G, threads, direct ? "direct" : "staged",
+                   max_blocks, in_place ? "in place" : "out of place", offset, inv ? "dehierarchization" : "hierarchization");
+    }
+    sgst_gpu_free(&s);
+}
+
+static const int PLAN_M[] = {3, 4, 5, 3, 4};
+static const int PLAN_G[] = {1, 1, 1, 2, 2};
+#define PLANS 5
+
+/* Every plan on one grid: block sizes, caps and placements rotate with ci. */
+template <typename T>
+static void check_grid(const sgs_grid *g, long long ngrids, int ci, int small)
+{
+    batch_t<T> b;
+    batch_make(&b, g, ngrids, 1000003ULL * (unsigned long long)(g->d * 31 + g->n) + sizeof(T));
+    for (int p = 0; p < PLANS; p++)
+        for (int direct = 0; direct < 2; direct++) {
+            int c = ci + p + direct;
+            int maxt = SGST_MAXT(PLAN_G[p], PLAN_M[p]), threads = 64 << (c % 5);
+            if (threads > maxt) threads = maxt;
+            check<T>(&b, ngrids, PLAN_M[p], PLAN_G[p], threads, direct, c % 3 ? 0 : 3, c % 2, (c / 2) % 2);
+            if (!small && PLAN_G[p] == 2) check<T>(&b, 1, PLAN_M[p], 2, 128, direct, 0, 0, 0); /* one grid: fewer than G */
+        }
+    batch_free(&b);
+}
+
+int main(int argc, char **argv)
+{
+    int small = argc > 1 && !strcmp(argv[1], "--small");
+    device_require(0, 7, 5);
+    char err[200];
+    /* the largest level that fits 227 KiB in float (double: one less for d >= 3, see below) */
+    static const int NMAX[SGS_MAXD + 1] = {0, 15, 11, 9, 7, 5, 4};
+    static const int NMAX_SMALL[SGS_MAXD + 1] = {0, 5, 4, 3, 3, 2, 2};
+    for (int d = 1, ci = 0; d <= SGS_MAXD; d++)
+        for (int n = 1; n <= (small ? NMAX_SMALL[d] : NMAX[d]); n++, ci++) {
+            sgs_grid g;
+            T_CHECK(sgs_init(&g, d, n, err, sizeof err) == 0);
+            long long ng = small ? 3 : g.npts > 20000 ? 5 : 9;
+            check_grid<float>(&g, ng, ci, small);
+            check_grid<double>(&g, ng, ci + 1, small); /* too large for double: every plan refused (-1) */
+            sgs_free(&g);
+        }
+    if (!small) {
+        /* the sweep's levels (exp_sparse.cuh SPARSE_LEVEL) at every block size, many groups per block */
+        static const int LEVEL[SGS_MAXD + 1] = {0, 12, 9, 7, 5, 4, 3};
+        for (int d = 2; d <= SGS_MAXD; d++) {
+            sgs_grid g;
+            T_CHECK(sgs_init(&g, d, LEVEL[d], err, sizeof err) == 0);
+            batch_t<float> bf;
+            batch_t<double> bd;
+            batch_make(&bf, &g, 41, 17);
+            batch_make(&bd, &g, 23, 19);
+            for (int th = 64; th <= 1024; th *= 2)
+                for (int p = 0; p < PLANS; p++) {
+                    if (th > SGST_MAXT(PLAN_G[p], PLAN_M[p])) continue;
+                    check<float>(&bf, 41, PLAN_M[p], PLAN_G[p], th, th % 128 == 0, 3, 0, 0);
+                    check<double>(&bd, 23, PLAN_M[p], PLAN_G[p], th, th % 128 != 0, 0, 1, 1);
+                }
+            batch_free(&bf);
+            batch_free(&bd);
+            sgs_free(&g);
+        }
+    }
+    /* full grids in subspace order: level 1 (and 0) in some dimensions */
+    static const int FULL[][SGS_MAXD + 1] = {{2, 1, 6}, {3, 1, 3, 1}, {4, 2, 1, 2, 1}, {5, 1, 2, 1, 2, 1},
+                                             {6, 1, 1, 2, 1, 1, 2}, {3, 2, 3, 0}, {6, 2, 1, 1, 1, 1, 0}};
+    for (size_t i = 0; i < sizeof FULL / sizeof FULL[0]; i++) {
+        sgs_grid g;
+        T_CHECK(sgs_init_full(&g, FULL[i][0], FULL[i] + 1, err, sizeof err) == 0);
+        check_grid<float>(&g, 7, (int)i, small);
+        check_grid<double>(&g, 5, (int)i + 1, small);
+        sgs_free(&g);
+    }
+    return T_DONE();
+}
