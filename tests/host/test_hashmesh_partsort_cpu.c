@@ -13,6 +13,7 @@
 #include "../../hashmesh/gen.h"
 #include "../../hashmesh/hash.h"
 #include "../../hashmesh/hashsort_part.h"
+#include "../../hashmesh/hashsort_omp.h"
 
 static void test_index(void)
 {
@@ -472,12 +473,104 @@ static void test_ranked(void)
     }
 }
 
+/* The partitioned sort on all cores (hashsort_omp.h) of k equals Listing 1, twice in a row
+ * (its counters clear themselves, its occupancy bitmaps go back to empty). */
+static void check_omp(const keys1d *k, int threads, int pw, long chunk, const char *what)
+{
+    long n = k->n;
+    hsp_omp c;
+    char why[256];
+    if (!T_CHECK(hsp_omp_setup(&c, n, k->m, threads, pw, chunk, why, sizeof why) == 0)) {
+        fprintf(stderr, "  %s: %s\n", what, why);
+        return;
+    }
+    int *tab = (int *)gen_alloc(sizeof(int) * (size_t)k->m), *ref = (int *)gen_alloc(sizeof(int) * n),
+        *got = (int *)gen_alloc(sizeof(int) * n);
+    double *sref = (double *)gen_alloc(sizeof(double) * n), *sgot = (double *)gen_alloc(sizeof(double) * n);
+    T_EQ_INT(hash_sort1d_cpu(k->x, n, k->xmin, k->dmin, tab, k->m, ref, sref), n);
+    int ok = 1;
+    for (int run = 0; run < 2; run++) {
+        memset(got, 0xAB, sizeof(int) * n);
+        memset(sgot, 0xFF, sizeof(double) * n);
+        ok &= T_CHECK(hsp_sort_omp(&c, k->x, k->xmin, k->dmin, got, run ? NULL : sgot) == n);
+        ok &= T_CHECK(c.off[c.parts] == n);
+        ok &= T_CHECK(memcmp(got, ref, sizeof(int) * n) == 0);
+        if (!run) ok &= T_CHECK(memcmp(sgot, sref, sizeof(double) * n) == 0);
+    }
+    long dirty = 0;
+    for (long q = 0; q < c.parts; q++) dirty += c.cnt[q] != 0;
+    for (size_t w = 0; w < (size_t)c.threads * c.words; w++) dirty += c.occ[w] != 0;
+    ok &= T_CHECK(dirty == 0);
+    if (!ok) fprintf(stderr, "  failed: %s (n %ld, m %ld, threads %d, pw %d, parts %ld, chunk %ld)\n", what, n, k->m,
+                     threads, c.pw, c.parts, c.chunk);
+    hsp_omp_free(&c);
+    free(tab); free(ref); free(got); free(sref); free(sgot);
+}
+
+static void test_omp(void)
+{
+    keys1d k;
+    hsp_omp c;
+    char why[256];
+    /* the automatic width: about HSP_OMP_TARGET_PARTS partitions of 2^10 .. 2^16 buckets */
+    T_CHECK(hsp_omp_setup(&c, 1L << 21, 3145988L, 4, 0, 0, why, sizeof why) == 0);
+    T_CHECK(c.pw == 12 && c.parts == 769 && c.chunk == HSP_OMP_CHUNK);
+    hsp_omp_free(&c);
+    T_CHECK(hsp_omp_setup(&c, 1000, 1000, 4, 0, 0, why, sizeof why) == 0);
+    T_CHECK(c.pw == HSP_OMP_PW_MIN && c.parts == 1);
+    hsp_omp_free(&c);
+    /* refusals */
+    T_CHECK(hsp_omp_setup(&c, 0, 1, 1, 0, 0, why, sizeof why) == 1);
+    T_CHECK(hsp_omp_setup(&c, 10, 9, 1, 0, 0, why, sizeof why) == 1);
+    T_CHECK(hsp_omp_setup(&c, 10, 10, 0, 0, 0, why, sizeof why) == 1);
+    T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 7, 0, why, sizeof why) == 1);
+    T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 25, 0, why, sizeof why) == 1);
+    T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 0, -1, why, sizeof why) == 1);
+    const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
+    for (int a = 0; a < 6; a++)
+        for (int th = 1; th <= 4; th *= 2) {
+            keys1d_generate(&k, ns[a], 2.0, 4.0, 17 + ns[a]);
+            check_omp(&k, th, 0, 0, "uniform keys, on all cores");
+            keys1d_free(&k);
+            keys1d_clustered(&k, ns[a], 2.0, 1.2, 29 + ns[a]);
+            check_omp(&k, th, 0, 0, "clustered keys, on all cores");
+            keys1d_free(&k);
+        }
+    /* many chunks and partitions (small chunks: many reservations a partition); wide partitions */
+    keys1d_generate(&k, 300007, 2.0, 3.0, 5);
+    const int pws[] = {8, 10, 13, 16, 20};
+    const long chunks[] = {7, 1000, 4097, 65536};
+    for (int a = 0; a < 5; a++)
+        for (int b = 0; b < 4; b++) check_omp(&k, 3, pws[a], chunks[b], "forced width and chunk");
+    keys1d_free(&k);
+    /* full partitions and one key more; empty partitions */
+    keys1d_generate(&k, 4L << 10, 2.0, 2.0, 7);
+    check_omp(&k, 4, 10, 100, "full partitions");
+    keys1d_free(&k);
+    keys1d_generate(&k, (3L << 10) + 1, 2.0, 2.0, 8);
+    check_omp(&k, 4, 10, 100, "full partitions and one key");
+    keys1d_free(&k);
+    long lo[3] = {0, 5000, 270001}, len[3] = {100, 3000, 11111};
+    keys_ranges(&k, lo, len, 3, 99);
+    check_omp(&k, 4, 10, 1000, "empty partitions");
+    keys1d_free(&k);
+    /* the precondition: two keys in one bucket -> one of them lost, the count shows it */
+    {
+        double x[4] = {0.0, 2.0, 2.5, 6.0};
+        int idx[4] = {-1, -1, -1, -1};
+        T_CHECK(hsp_omp_setup(&c, 4, 4, 2, 0, 0, why, sizeof why) == 0);
+        T_EQ_INT(hsp_sort_omp(&c, x, 0.0, 2.0, idx, NULL), 3);
+        hsp_omp_free(&c);
+    }
+}
+
 int main(void)
 {
     test_index();
     test_plan();
     test_two_level_index();
     test_ranked();
+    test_omp();
     const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
     keys1d k;
     for (int a = 0; a < 6; a++) {
