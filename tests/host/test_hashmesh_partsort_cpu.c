@@ -8,7 +8,8 @@
  * partition width, ranked passes whose tiles reserve in either order, coarse partitions of
  * every width above the fine one, empty partitions, partitions of exactly the table size and
  * one key more, one coarse partition of many fine-pass tiles, and the precondition (two keys
- * in a bucket) failing visibly. */
+ * in a bucket) failing visibly.  The same for the partitioned sort on all cores
+ * (hashsort_omp.h): 1, 2 and 4 threads, forced widths and chunk sizes, two runs in a row. */
 #include "../../common/testlib.h"
 #include "../../hashmesh/gen.h"
 #include "../../hashmesh/hash.h"
