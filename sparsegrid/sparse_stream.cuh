@@ -30,7 +30,7 @@
 typedef struct {
     int d, npts, nlist, M, last_covers;
     const int *cls, *step;
-    const unsigned *task;
+    const unsigned *task, *item;
     const sgst_rec *rec;
     const unsigned short *full;
 } sgst_dev;
@@ -38,13 +38,13 @@ typedef struct {
 static __device__ __forceinline__ void sgst_walk_t(float *u, int pitch, int gc, int G, int M, const sgst_dev &g, int l,
                                                    int inverse, float *gout, int keep_shared)
 {
-    sgst_walk_f(u, pitch, gc, G, M, g.cls, g.task, g.rec, g.full, l, threadIdx.x, blockDim.x, inverse, gout, pitch,
+    sgst_walk_f(u, pitch, gc, G, M, g.cls, g.task, g.item, g.rec, g.full, l, threadIdx.x, blockDim.x, inverse, gout, pitch,
                 keep_shared);
 }
 static __device__ __forceinline__ void sgst_walk_t(double *u, int pitch, int gc, int G, int M, const sgst_dev &g, int l,
                                                    int inverse, double *gout, int keep_shared)
 {
-    sgst_walk_d(u, pitch, gc, G, M, g.cls, g.task, g.rec, g.full, l, threadIdx.x, blockDim.x, inverse, gout, pitch,
+    sgst_walk_d(u, pitch, gc, G, M, g.cls, g.task, g.item, g.rec, g.full, l, threadIdx.x, blockDim.x, inverse, gout, pitch,
                 keep_shared);
 }
 
@@ -159,6 +159,7 @@ static inline void sgst_gpu_free(sgst_gpu *s)
     CHECK_CUDA(cudaFree((void *)s->dev.cls)); /* NULL: a no-op */
     CHECK_CUDA(cudaFree((void *)s->dev.step));
     CHECK_CUDA(cudaFree((void *)s->dev.task));
+    CHECK_CUDA(cudaFree((void *)s->dev.item));
     CHECK_CUDA(cudaFree((void *)s->dev.rec));
     CHECK_CUDA(cudaFree((void *)s->dev.full));
     memset(s, 0, sizeof *s);
@@ -211,6 +212,7 @@ static inline int sgst_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, in
     s->dev.cls = sgst_upload(p.cls, (long long)p.nlist * (M + 2));
     s->dev.step = sgst_upload(p.step, 2LL * p.nlist);
     s->dev.task = sgst_upload(p.task, p.ntask);
+    s->dev.item = sgst_upload(p.item, 2LL * p.ntask);
     s->dev.rec = sgst_upload(p.rec, p.nrec);
     s->dev.full = sgst_upload(p.full, p.nfull);
     sgst_plan_free(&p);

@@ -19,14 +19,20 @@
  *   k_sparse_stream: per pass k a thread takes a whole pole (or a 2^M-interval piece of a long
  *   one, below) into registers -- 2^mu + 1 LDS, 2^mu - 1 operations, 2^mu - 1 STS -- so one
  *   pass over dimension k needs ONE barrier instead of n, and the per-pole index work (one 4-byte
- *   task entry from L1/L2, one 16-byte family record from L1, about 25 instructions) is shared
- *   by the pole's 2^mu - 1 items.  Tasks per point (sum over k, M = 5 or n): 0.20 0.45 0.78 1.15
- *   1.57 for d = 2..6; items per task 8.4 4.8 3.1 2.3 1.8.  Counted from the SASS of the
- *   instantiations (sparse_stream.cuh), this is 30-70 thread instructions per point (d = 2..6)
- *   against 163 (float) available at 60 % of copy, and 0.3-0.7 (float) / 0.6-1.2 (double)
- *   shared-memory wavefronts per point (bank conflicts replayed on the host from these very
- *   addresses, d = 2..6) against 1.27 / 2.55: neither issue nor shared memory should bind at
- *   60 %; the remaining risk is latency (the dependent chain task entry -> record -> LDS).
+ *   task entry from L1/L2, one 16-byte family record from L1) is shared by the pole's 2^mu - 1
+ *   items; the poles of level 1 (single items, 40 % of the items of d = 6) read their three
+ *   offsets as one 8-byte load instead.  Tasks per point (sum over k; M = 5, or n when smaller):
+ *   0.20 0.45 0.78 1.15 1.57 for d = 2..6.  Instructions per task, counted in the SASS of the
+ *   float kernels (sm_90, the loop of each class, both directions' operations included):
+ *   mu = 1: 24, 2: 59, 3: 90, 4: 149, 5: 266 (top), 170 (M = 3) and 363 (M = 5) for the
+ *   cut pieces of long poles; the 16-byte copies in and out 2.4 each per point.  Weighted by the
+ *   sweep grids' classes: about 26 34 43 52 62 thread instructions per point for d = 2..6 (double:
+ *   the same counts), i.e. 16-38 % of the issue slots at 60 % of copy in float (8-19 % in
+ *   double); the shared-memory wavefronts per point, replayed on the host from these very
+ *   addresses (bank conflicts included), are 0.43-0.69 float / 0.88-1.16 double (M = 3; M = 5:
+ *   up to 0.80 / 1.48), 34-63 % of the 60 % budget.  Neither should bind at 60 %; what is left is
+ *   latency (entry -> record -> LDS -> STS per task, 32-48 resident warps: registers limit the
+ *   blocks) and the tail of each list before its barrier.
  *
  * Poles and families.  For pass k, a family is a subspace with l_k = 0 together with the
  * subspaces that differ from it only in l_k = 1..m (m = the largest level kept; sparse grid:
@@ -55,7 +61,8 @@
  * Lists.  Pass k has tiers[k] lists (one per tier); a list's tasks are sorted by class o:
  * o = 0: non-top tasks (mu = M), o = 1 .. M: top tasks of mu = M + 1 - o -- so a warp mostly
  * runs one class (one compile-time mu) and the largest tasks come first.  A task entry is
- * rec << 16 | q: the family record of this (pass, tier, family) and q = p + P sigma.  A record
+ * rec << 16 | q: the family record of this (pass, tier, family) and q = p + P sigma (class M,
+ * the single items of the level-1 poles, reads its three offsets from item[] instead).  A record
  * (16 bytes, one vector load) holds sb, log2 P, ltop, the index of the family's offsets off[0..m]
  * in full[], and six 16-bit slots: top tasks slot i = off[i] (i = 0..mu), non-top tasks slot i =
  * off[ltop - M + i] (i = 1..M, the interior levels); non-top endpoints read full[] (lev runtime).
@@ -101,6 +108,7 @@ typedef struct {
     int *cls;                     /* nlist (M + 2): tasks of class o of list l: [cls[l(M+2)+o], cls[l(M+2)+o+1]) */
     int ntask;
     unsigned *task;               /* rec << 16 | q */
+    unsigned *item;               /* 2 ntask: the offsets of the single items (class M), else 0 */
     int nrec;
     sgst_rec *rec;
     int nfull;
@@ -204,6 +212,28 @@ SGST_FI void sgst_task_addr(const sgst_rec *r, const unsigned short *full, unsig
     for (int j = 0; j <= (1 << MU); j++) addr[j] = sgst_geo_addr(&g, MU, j);
 }
 
+/* Single items (class M: mu = 1, top -- the poles of level 1, the most numerous tasks for
+ * d >= 5): item[2t] = x | xl << 16, item[2t+1] = xr, the three offsets precomputed by
+ * sgst_task_addr, one 8-byte load instead of the entry, the record and their decoding. */
+SGST_FI void sgst_item_load(const unsigned *item, int t, unsigned *a, unsigned *b)
+{
+#ifdef __CUDA_ARCH__
+    uint2 x = __ldg(reinterpret_cast<const uint2 *>(item) + t);
+    *a = x.x;
+    *b = x.y;
+#else
+    *a = item[2 * t];
+    *b = item[2 * t + 1];
+#endif
+}
+SGST_FI void sgst_geo_item(unsigned a, unsigned b, sgst_geo *g)
+{
+    g->base[0] = (int)(a & 0xFFFFu);
+    g->e0 = (int)(a >> 16);
+    g->e1 = (int)b;
+    g->sb = 0;
+}
+
 /* The list of pass k, tier step rr (0 .. tiers[k]-1) in the kernel's order: fine tiers first
  * when hierarchizing, coarse first when dehierarchizing; *tier = the tier's index r. */
 SGST_FI int sgst_list_at(const int *list0, const int *tiers, int k, int rr, int inverse, int *tier)
@@ -237,13 +267,12 @@ SGST_FI int sgst_list_at(const int *list0, const int *tiers, int k, int rr, int 
             }                                                                                            \
         }                                                                                                \
     }                                                                                                    \
-    SGST_FI void sgst_task_##SUF(T *u, int pitch, int gc, int G, const sgst_rec *r, const unsigned short *full, \
-                                 unsigned ent, int MU, int top, int inverse, T *gout, int gpitch, int keep_shared) \
+    SGST_FI void sgst_task_##SUF(T *u, int pitch, int gc, int G, const sgst_geo *g, int MU, int top,      \
+                                 int inverse, T *gout, int gpitch, int keep_shared)                      \
     {                                                                                                    \
-        sgst_geo geo;                                                                                    \
+        sgst_geo geo = *g;                                                                               \
         T v[SGST_GMAX][SGST_PTS];                                                                        \
         int np = (1 << MU) + 1;                                                                          \
-        sgst_task_geo(r, full, ent, MU, top, &geo);                                                      \
         SGST_UNROLL for (int gg = 0; gg < G; gg++)                                                       \
             if (gg < gc)                                                                                 \
                 SGST_UNROLL for (int j = 0; j < np; j++) v[gg][j] = u[gg * pitch + sgst_geo_addr(&geo, MU, j)]; \
@@ -263,35 +292,49 @@ SGST_FI int sgst_list_at(const int *list0, const int *tiers, int k, int rr, int 
         }                                                                                                \
     }                                                                                                    \
     SGST_FI void sgst_class_##SUF(int o, T *u, int pitch, int gc, int G, int M, const int *c, int first,   \
-                                  const unsigned *task, const sgst_rec *rec, const unsigned short *full,  \
-                                  int tid, int B, int inverse, T *gout, int gpitch, int keep_shared)      \
+                                  const unsigned *task, const unsigned *item, const sgst_rec *rec,        \
+                                  const unsigned short *full, int tid, int B, int inverse, T *gout,       \
+                                  int gpitch, int keep_shared)                                           \
     {                                                                                                    \
-        int lo = SGST_LDG(c + o), hi = SGST_LDG(c + o + 1);                                              \
+        int lo = SGST_LDG(c + o), hi = SGST_LDG(c + o + 1), MU = sgst_class_mu(o, M), top = sgst_class_top(o); \
         int t = lo + sgst_mod(tid - (lo - first), B); /* the list's tasks t = first + tid + i B */        \
+        sgst_geo geo;                                                                                    \
+        if (o == M) { /* single items (mu = 1, top): the three offsets from item[], no record */         \
+            unsigned a = 0, b = 0, na = 0, nb = 0;                                                       \
+            if (t < hi) sgst_item_load(item, t, &a, &b);                                                 \
+            for (; t < hi; t += B) {                                                                     \
+                if (t + B < hi) sgst_item_load(item, t + B, &na, &nb); /* one item ahead */              \
+                sgst_geo_item(a, b, &geo);                                                               \
+                sgst_task_##SUF(u, pitch, gc, G, &geo, 1, 1, inverse, gout, gpitch, keep_shared);        \
+                a = na;                                                                                  \
+                b = nb;                                                                                  \
+            }                                                                                            \
+            return;                                                                                      \
+        }                                                                                                \
         const unsigned *tp = task + t;                                                                   \
         unsigned ent = t < hi ? SGST_LDG(tp) : 0u;                                                       \
         for (; t < hi; t += B) {                                                                         \
             tp += B;                                                                                     \
             unsigned nxt = t + B < hi ? SGST_LDG(tp) : 0u; /* one entry ahead */                         \
             sgst_rec r = sgst_rec_load(rec, ent);                                                        \
-            sgst_task_##SUF(u, pitch, gc, G, &r, full, ent, sgst_class_mu(o, M), sgst_class_top(o), inverse, \
-                            gout, gpitch, keep_shared);                                                  \
+            sgst_task_geo(&r, full, ent, MU, top, &geo);                                                 \
+            sgst_task_##SUF(u, pitch, gc, G, &geo, MU, top, inverse, gout, gpitch, keep_shared);         \
             ent = nxt;                                                                                   \
         }                                                                                                \
     }                                                                                                    \
     SGST_FI void sgst_walk_##SUF(T *u, int pitch, int gc, int G, int M, const int *cls, const unsigned *task, \
-                                 const sgst_rec *rec, const unsigned short *full, int l, int tid, int B,  \
-                                 int inverse, T *gout, int gpitch, int keep_shared)                      \
+                                 const unsigned *item, const sgst_rec *rec, const unsigned short *full,  \
+                                 int l, int tid, int B, int inverse, T *gout, int gpitch, int keep_shared) \
     {                                                                                                    \
         const int *c = cls + l * (M + 2);                                                                \
         int first = SGST_LDG(c);                                                                         \
         /* written out class by class: a literal o makes mu a compile-time constant (SGST_MMAX = 5) */   \
-        sgst_class_##SUF(0, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
-        if (M >= 1) sgst_class_##SUF(1, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
-        if (M >= 2) sgst_class_##SUF(2, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
-        if (M >= 3) sgst_class_##SUF(3, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
-        if (M >= 4) sgst_class_##SUF(4, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
-        if (M >= 5) sgst_class_##SUF(5, u, pitch, gc, G, M, c, first, task, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        sgst_class_##SUF(0, u, pitch, gc, G, M, c, first, task, item, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 1) sgst_class_##SUF(1, u, pitch, gc, G, M, c, first, task, item, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 2) sgst_class_##SUF(2, u, pitch, gc, G, M, c, first, task, item, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 3) sgst_class_##SUF(3, u, pitch, gc, G, M, c, first, task, item, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 4) sgst_class_##SUF(4, u, pitch, gc, G, M, c, first, task, item, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
+        if (M >= 5) sgst_class_##SUF(5, u, pitch, gc, G, M, c, first, task, item, rec, full, tid, B, inverse, gout, gpitch, keep_shared); \
     }
 
 SGST_DEFINE(float, f, sg_surplus, sg_unsurplus)
@@ -304,6 +347,7 @@ static inline void sgst_plan_free(sgst_plan *p)
     free(p->step);
     free(p->cls);
     free(p->task);
+    free(p->item);
     free(p->rec);
     free(p->full);
     memset(p, 0, sizeof *p);
@@ -428,7 +472,16 @@ static inline int sgst_plan_build(sgst_plan *p, const sgs_grid *g, int M, char *
     }
     p->ntask = ntask;
     p->step = (int *)malloc(sizeof(int) * (2 * p->nlist + 1));
-    if (!p->step) goto oom;
+    p->item = (unsigned *)calloc(2 * (size_t)ntask + 2, sizeof(unsigned));
+    if (!p->step || !p->item) goto oom;
+    for (int l = 0; l < p->nlist; l++) /* the single items: class M of every list */
+        for (int t = p->cls[l * (M + 2) + M]; t < p->cls[l * (M + 2) + M + 1]; t++) {
+            int a[3];
+            sgst_rec r = p->rec[p->task[t] >> 16];
+            sgst_task_addr(&r, p->full, p->task[t], 1, 1, a);
+            p->item[2 * t] = (unsigned)a[1] | (unsigned)a[0] << 16;
+            p->item[2 * t + 1] = (unsigned)a[2];
+        }
     for (int inv = 0, i = 0; inv < 2; inv++)
         for (int k = 0; k < d; k++)
             for (int rr = 0; rr < p->tiers[k]; rr++) {
@@ -465,7 +518,7 @@ static inline int sgst_barriers(const sgst_plan *p) { return p->nlist + 2; }
             int st = p->step[inverse * p->nlist + i], l = st & 255, r = (st >> 8) & 255, k = st >> 16;   \
             int last = direct && k == p->d - 1;                                                          \
             for (int b = 0; b < B; b++)                                                                  \
-                sgst_walk_##SUF(u, N, gc, G, p->M, p->cls, p->task, p->rec, p->full, l,                  \
+                sgst_walk_##SUF(u, N, gc, G, p->M, p->cls, p->task, p->item, p->rec, p->full, l,         \
                                 reverse ? B - 1 - b : b, B, inverse, last ? gout : (T *)0, N,            \
                                 !last || (inverse && r > 0));                                            \
         }                                                                                                \
