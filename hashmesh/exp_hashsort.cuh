@@ -268,9 +268,9 @@ static inline void ss_crossover(datfile *d, const ss_row *rows, int nrow, int me
 static inline void ss_plan_meta(datfile *d, const hsp_plan *p)
 {
     datfile_meta(d, "plan", "n=%ld scheme=%s pw=%d parts=%ld pw1=%d parts1=%ld rbits=%d ipt=%d tiles=%ld ipt2=%d "
-                 "tiles2=%ld aggregate=%d match=%d/%d place_threads=%d", p->n, HSP_SCHEME_NAME[p->scheme], p->pw, p->parts,
-                 p->pw1, p->parts1, p->rbits, p->ipt, p->tiles, p->ipt2, p->tiles2, p->aggregate, p->match1, p->match2,
-                 p->place_threads);
+                 "tiles2=%ld aggregate=%d match=%d/%d bitmap=%d place_threads=%d", p->n, HSP_SCHEME_NAME[p->scheme], p->pw,
+                 p->parts, p->pw1, p->parts1, p->rbits, p->ipt, p->tiles, p->ipt2, p->tiles2, p->aggregate, p->match1,
+                 p->match2, p->bitmap, p->place_threads);
 }
 
 static inline void ss_sweep(ss_dist dist, int top, const common_opts *o, const char *gpu, double copy_gbs,

@@ -41,6 +41,11 @@
  *              from m > 2048 * 2^15 (uniform n >= 2^26, clustered n >= 2^24).
  * Every array that a pass writes is either written in whole sectors (ranked runs, the place
  * pass's compaction) or an append front that L2 completes; reads are streamed (evict first).
+ * Shared memory of the place pass, per key: the int table is cleared (4 W), written (4 per
+ * key) and scanned twice (8 W): 12 m / n + 4 bytes a key, 22 at m = 1.5 n but 82 at the
+ * clustered keys' m = 6.5 n, where it costs as much time as the DRAM traffic.  The bitmap
+ * place pass (ranked schemes, m > 3 n by default) clears and scans W / 32 words instead and
+ * never clears the table: 0.4 m / n + 12 bytes a key (index and bit written, index read).
  * Launches: direct and ranked 2, two-level 3 (paper 5, CUB 7-8).
  *
  * ---- The kernels (one stream, no host synchronization):
@@ -64,6 +69,7 @@
  *                 write of Listing 1, line 9), then each warp compacts a chunk of slots in
  *                 order with a ballot and a block scan of the warps' counts (the prefix scan
  *                 and compaction of Listing 1 lines 13-19, Fig. 3.2) straight into idx.
+ * k_part_place_bits  the same with an occupancy bitmap beside the table (see there).
  * The scatter passes are MSD radix passes on the high bits of the bucket with no order kept
  * inside a partition; what the hash saves is every further pass: the low pw bits are placed
  * by address in one step. */
@@ -487,6 +493,99 @@ static __global__ void __launch_bounds__(1024)
     }
 }
 
+/* The place pass with an occupancy bitmap (ranked schemes, plan.bitmap: sparse tables): one
+ * block per (fine) partition; dynamic shared memory: the table of 2^pw ints, never cleared
+ * (only slots whose bit is set are read), and the bitmap of 2^pw bits, cleared (W / 8 bytes
+ * instead of the table's 4 W).  Every entry writes its index to its slot (Listing 1, line 9)
+ * and sets the slot's bit; the compaction (lines 13-19) reads W / 32 words instead of W slots:
+ * warp w owns hsp_warp_words(pw) words and takes 32 at a time, one a lane, scans the lanes'
+ * popcounts, and writes the keys of the 32 words in order with consecutive lanes on
+ * consecutive outputs (coalesced): output p comes from lane hsp_lane_of(p) (found with
+ * shuffles), bit hsp_nth_bit of its word.  Same steps as hsp_place_bits_cpu. */
+template <bool FINE>
+static __global__ void __launch_bounds__(1024)
+    k_part_place_bits(const hsp_entry *__restrict__ part, const double *__restrict__ part_x, const int *__restrict__ off,
+                      const unsigned *__restrict__ cnt2, int rbits, int pw, int *__restrict__ idx, double *__restrict__ sorted)
+{
+    extern __shared__ int4 hsp_tab4[];
+    int *tab = (int *)hsp_tab4;
+    unsigned *bits = (unsigned *)(tab + (1 << pw));
+    __shared__ int sh_warp[32];
+    __shared__ int sh_base;
+    (void)part_x;
+    (void)sorted;
+    const unsigned q = blockIdx.x;
+    const int W = 1 << pw;
+    int base = 0, c;
+    if (FINE) c = (int)hsp_clamp(cnt2[q], (unsigned)W);
+    else {
+        base = off[q];
+        c = off[q + 1] - base;
+    }
+    if (c <= 0) return; /* an empty partition writes nothing */
+    if (c > W) c = W;   /* only if two keys shared a bucket */
+    const int nt = blockDim.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int words = hsp_bit_words(pw), chw = hsp_warp_words(pw), w0 = warp * chw;
+    for (int k = tid; k < words; k += nt) bits[k] = 0u; /* every bucket empty (Listing 1, line 5) */
+    if (FINE && warp == 0) { /* hsp_fine_base: the coarse offset and the earlier siblings' keys */
+        const unsigned first = (q >> rbits) << rbits;
+        int s = 0;
+        for (unsigned g = first + lane; g < q; g += 32) s += (int)hsp_clamp(cnt2[g], (unsigned)W);
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
+        if (lane == 0) sh_base = off[q >> rbits] + s;
+    }
+    __syncthreads();
+    if (FINE) base = sh_base;
+    const hsp_entry *e = part + hsp_entry_at(q, pw, 0);
+    /* single write (Listing 1, line 9): the index into its slot, the slot's bit set */
+    for (int j0 = 0; j0 < c; j0 += 4 * nt) {
+        hsp_entry t[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            if (j0 + k * nt + tid < c) t[k] = hsp_load_entry(&e[j0 + k * nt + tid]);
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            if (j0 + k * nt + tid < c) {
+                tab[t[k].slot] = (int)t[k].index;
+                atomicOr(&bits[t[k].slot >> 5], 1u << (t[k].slot & 31u));
+            }
+    }
+    __syncthreads();
+    /* compaction: the warp's keys, then the block's scan of the warps' counts */
+    int mine = 0;
+    for (int k = lane; k < chw; k += 32) mine += __popc(bits[w0 + k]);
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) mine += __shfl_xor_sync(0xffffffffu, mine, d);
+    int total, o = base + hsp_block_exscan(lane == 0 ? mine : 0, sh_warp, &total);
+    o = __shfl_sync(0xffffffffu, o, 0);
+    for (int k0 = 0; k0 < chw; k0 += 32) {
+        const unsigned word = k0 + lane < chw ? bits[w0 + k0 + lane] : 0u;
+        const int cnt = __popc(word);
+        int incl = cnt;
+#pragma unroll
+        for (int d = 1; d < 32; d <<= 1) {
+            int t = __shfl_up_sync(0xffffffffu, incl, d);
+            if (lane >= d) incl += t;
+        }
+        const int S = __shfl_sync(0xffffffffu, incl, 31);
+        for (int p0 = 0; p0 < S; p0 += 32) { /* outputs p0 .. p0 + 31 of these 32 words, one a lane */
+            const int p = p0 + lane;
+            int L = 0; /* hsp_lane_of(incl, p) */
+#pragma unroll
+            for (int step = 16; step > 0; step >>= 1) {
+                const int v = __shfl_sync(0xffffffffu, incl, L + step - 1);
+                if (v <= p) L += step;
+            }
+            L = L > 31 ? 31 : L; /* lanes past the last output (p >= S) */
+            const unsigned wL = __shfl_sync(0xffffffffu, word, L);
+            const int exL = __shfl_sync(0xffffffffu, incl - cnt, L);
+            if (p < S) idx[o + p] = tab[(w0 + k0 + L) * 32 + hsp_nth_bit(wL, p - exL)];
+        }
+        o += S;
+    }
+}
+
 /* ---------------- host side: buffers once, then an enqueue-only launcher ---------------- */
 typedef void (*hsp_scatter_kernel)(const double *, int, double, double, int, unsigned, unsigned *, hsp_entry *,
                                    double *, int *, unsigned *);
@@ -604,7 +703,11 @@ static inline void gpu_part_setup(gpu_part_ctx *c, const hsp_plan *p, const doub
         c->rank2_smem = hsp_rank_smem(p->tile2, 1L << p->rbits);
         hsp_set_smem((const void *)c->rank2, c->rank2_smem);
     }
-    c->place = p->rbits ? k_part_place<false, true> : k_part_place<false, false>;
+    if (p->bitmap) {
+        c->place = p->rbits ? k_part_place_bits<true> : k_part_place_bits<false>;
+        c->place_smem = (sizeof(int) << p->pw) + sizeof(unsigned) * (size_t)hsp_bit_words(p->pw);
+    } else
+        c->place = p->rbits ? k_part_place<false, true> : k_part_place<false, false>;
     hsp_set_smem((const void *)c->place, c->place_smem);
 }
 

@@ -66,6 +66,7 @@
 #define HSP_FINE_PW 14            /* two-level, auto: the fine width (a 64 KiB table, three place blocks per SM) */
 #define HSP_FINE_IPT 16           /* two-level, auto: keys a thread of the fine pass (tile 8192: runs >= 32 keys) */
 #define HSP_MATCH_BINS 128        /* auto: warp-aggregated ranking (__match_any_sync) at most this many bins */
+#define HSP_BITMAP_SPARSE 3       /* auto: the bitmap place pass when m > 3 n (under 1 key in 3 buckets) */
 
 /* one key in its partition's region: its slot in the partition and its index in the input */
 #ifdef __CUDACC__
@@ -91,6 +92,45 @@ static inline HD int hsp_place_threads(int pw)
     int t = (1 << pw) / 32;
     return t < 128 ? 128 : t > 1024 ? 1024 : t;
 }
+
+/* ---------- the bitmap place pass: the full buckets of a table found in its occupancy bits ---------- */
+static inline HD int hsp_popc(unsigned v)
+{
+#ifdef __CUDA_ARCH__
+    return __popc(v);
+#else
+    return __builtin_popcount(v);
+#endif
+}
+/* position of set bit number r (0 = the lowest) of w; needs r < popc(w) */
+static inline HD int hsp_nth_bit(unsigned w, int r)
+{
+    int pos = 0;
+    for (int half = 16; half > 0; half >>= 1) {
+        unsigned low = w & ((1u << half) - 1u);
+        int c = hsp_popc(low);
+        if (r >= c) {
+            r -= c;
+            w >>= half;
+            pos += half;
+        } else
+            w = low;
+    }
+    return pos;
+}
+/* the lane (0..31) that holds output p of a warp whose lanes' inclusive key counts are incl
+ * (non-decreasing, p < incl[31]): the number of lanes with incl <= p (binary lifting; the
+ * device does the same steps with shuffles) */
+static inline HD int hsp_lane_of(const int *incl, int p)
+{
+    int L = 0;
+    for (int step = 16; step > 0; step >>= 1)
+        if (incl[L + step - 1] <= p) L += step;
+    return L;
+}
+/* 32-bit words of a place block's occupancy bitmap, and the words each of its warps owns */
+static inline HD int hsp_bit_words(int pw) { return (1 << pw) >> 5; }
+static inline HD int hsp_warp_words(int pw) { return hsp_bit_words(pw) / (hsp_place_threads(pw) >> 5); }
 
 /* ---------- two-level: fine partitions, the fine pass's tiles, where a fine partition starts ---------- */
 /* fine partition of slot s1 (< 2^pw1) of coarse partition q: the fine width pw = pw1 - rbits */
@@ -127,6 +167,7 @@ typedef enum { HSP_SCHEME_AUTO, HSP_SCHEME_DIRECT, HSP_SCHEME_RANKED, HSP_SCHEME
 static const char *const HSP_SCHEME_NAME[] = {"auto", "direct", "ranked", "two-level"};
 typedef enum { HSP_AGG_AUTO, HSP_AGG_ON, HSP_AGG_OFF } hsp_agg;
 typedef enum { HSP_MATCH_AUTO, HSP_MATCH_ON, HSP_MATCH_OFF } hsp_match;
+typedef enum { HSP_BITMAP_AUTO, HSP_BITMAP_ON, HSP_BITMAP_OFF } hsp_bitmap;
 typedef struct {
     int pw;        /* 0: automatic; else force 2^pw buckets a (fine) partition (HSP_PW_MIN..HSP_PW_LIMIT) */
     int pw_max;    /* 0: default (direct HSP_PW_MAX_DEFAULT, ranked HSP_PW_LIMIT); cap of the automatic pw */
@@ -137,6 +178,7 @@ typedef struct {
     int coarse_pw; /* two-level: 0 automatic (about HSP_COARSE_TARGET coarse partitions), else pw + 1 .. 24 */
     hsp_match match; /* ranked passes: rank with __match_any_sync (one atomic a warp and bin) or an atomic a key */
     int ipt2;      /* two-level: 0 automatic (HSP_FINE_IPT), else keys a thread of the fine pass (4, 8 or 16) */
+    hsp_bitmap bitmap; /* ranked schemes' place pass: occupancy bitmap (auto: sparse tables) or the int table's scan */
 } hsp_tuning;
 
 typedef struct {
@@ -154,6 +196,7 @@ typedef struct {
     long tile2, tiles2; /* two-level: keys per fine-pass block; its grid (an upper bound of its tiles) */
     int aggregate;      /* direct: 1 = per-block histogram in shared memory (parts <= HSP_AGG_MAX_BINS) */
     int match1, match2; /* ranked passes: warp-aggregated ranking in the first / the fine pass */
+    int bitmap;         /* ranked schemes: the place pass finds the full buckets in a bitmap (hsp_place_bits_cpu) */
     int place_threads;  /* threads of a place block */
     int keys;           /* 1: the sorted keys are written too (direct only) */
 } hsp_plan;
@@ -248,6 +291,7 @@ static inline int hsp_plan_ranked(hsp_plan *p, const hsp_tuning *t, hsp_scheme s
     p->tiles = (p->n + p->tile - 1) / p->tile;
     p->match1 = t->match == HSP_MATCH_ON || (t->match == HSP_MATCH_AUTO && p->parts1 <= HSP_MATCH_BINS);
     p->match2 = p->rbits && (t->match == HSP_MATCH_ON || (t->match == HSP_MATCH_AUTO && (1L << p->rbits) <= HSP_MATCH_BINS));
+    p->bitmap = t->bitmap == HSP_BITMAP_ON || (t->bitmap == HSP_BITMAP_AUTO && p->m > HSP_BITMAP_SPARSE * p->n);
     return 0;
 }
 
@@ -378,6 +422,7 @@ typedef struct {
     unsigned *cnt2;    /* two-level: parts fine counters */
     hsp_entry *part2;  /* two-level: parts << pw entries */
     int *tab;          /* 2^pw slots */
+    unsigned *bits;    /* the bitmap place pass's 2^pw bits */
     unsigned *lofs, *gbase, *r, *stage_u, *stage_i, *u, *ix; /* one tile's */
 } hsp_cpu_bufs;
 
@@ -401,6 +446,7 @@ static inline void hsp_cpu_bufs_alloc(hsp_cpu_bufs *b, const hsp_plan *p)
     b->cnt2 = p->rbits ? (unsigned *)hsp_calloc((size_t)p->parts, sizeof(unsigned)) : NULL;
     b->part2 = p->rbits ? (hsp_entry *)hsp_calloc((size_t)p->parts << p->pw, sizeof(hsp_entry)) : NULL;
     b->tab = (int *)hsp_calloc((size_t)1 << p->pw, sizeof(int));
+    b->bits = (unsigned *)hsp_calloc((size_t)hsp_bit_words(p->pw), sizeof(unsigned));
     b->lofs = (unsigned *)hsp_calloc(bins, sizeof(unsigned));
     b->gbase = (unsigned *)hsp_calloc(bins, sizeof(unsigned));
     b->r = (unsigned *)hsp_calloc(tile, sizeof(unsigned));
@@ -411,9 +457,43 @@ static inline void hsp_cpu_bufs_alloc(hsp_cpu_bufs *b, const hsp_plan *p)
 }
 static inline void hsp_cpu_bufs_free(hsp_cpu_bufs *b)
 {
-    free(b->cnt1); free(b->off1); free(b->tstart); free(b->part1); free(b->cnt2); free(b->part2); free(b->tab);
+    free(b->cnt1); free(b->off1); free(b->tstart); free(b->part1); free(b->cnt2); free(b->part2); free(b->tab); free(b->bits);
     free(b->lofs); free(b->gbase); free(b->r); free(b->stage_u); free(b->stage_i); free(b->u); free(b->ix);
     memset(b, 0, sizeof *b);
+}
+
+/* The bitmap place pass of one partition (c entries e, width 2^pw) as the GPU's block does it:
+ * the single write into the table tab and the bucket's bit; then warp w of the block owns
+ * hsp_warp_words(pw) words of the bitmap and takes 32 of them at a time (one a lane): the
+ * lanes' key counts (popc) are scanned, output p of the 32 words comes from lane
+ * hsp_lane_of(p), which finds it as set bit p - (its exclusive count) of its word
+ * (hsp_nth_bit).  tab is never cleared (only slots with their bit set are read); bits is left
+ * zero.  Writes the indices in slot order to out; returns how many. */
+static inline long hsp_place_bits_cpu(const hsp_entry *e, unsigned c, int pw, int *tab, unsigned *bits, int *out)
+{
+    const int words = hsp_bit_words(pw), chw = hsp_warp_words(pw), warps = hsp_place_threads(pw) >> 5;
+    for (unsigned j = 0; j < c; j++) {
+        tab[e[j].slot] = (int)e[j].index;
+        bits[e[j].slot >> 5] |= 1u << (e[j].slot & 31u);
+    }
+    long o = 0;
+    for (int w = 0; w < warps; w++)
+        for (int k0 = 0; k0 < chw; k0 += 32) {
+            unsigned wd[32];
+            int incl[32], sum = 0;
+            for (int l = 0; l < 32; l++) {
+                int k = w * chw + k0 + l;
+                wd[l] = k0 + l < chw && k < words ? bits[k] : 0u;
+                sum += hsp_popc(wd[l]);
+                incl[l] = sum;
+            }
+            for (int q = 0; q < sum; q++) {
+                int L = hsp_lane_of(incl, q), r = q - (incl[L] - hsp_popc(wd[L]));
+                out[o++] = tab[(w * chw + k0 + L) * 32 + hsp_nth_bit(wd[L], r)];
+            }
+        }
+    for (int k = 0; k < words; k++) bits[k] = 0u;
+    return o;
 }
 
 /* The ranked or two-level sort, serially: pass 1 tile by tile (in reverse order when
@@ -465,6 +545,13 @@ static inline long hsp_sort_ranked_cpu(const double *x, const hsp_plan *p, doubl
     for (long f = 0; f < p->parts; f++) {
         long base = p->rbits ? hsp_fine_base(b->off1, b->cnt2, f, p->rbits, W) : b->off1[f];
         unsigned c = p->rbits ? hsp_clamp(b->cnt2[f], W) : hsp_clamp((unsigned)(b->off1[f + 1] - b->off1[f]), W);
+        if (p->bitmap) {
+            long w = hsp_place_bits_cpu(part + hsp_entry_at((unsigned)f, p->pw, 0), c, p->pw, b->tab, b->bits, idx + base);
+            if (sorted)
+                for (long j = base; j < base + w; j++) sorted[j] = x[idx[j]];
+            written += w;
+            continue;
+        }
         for (unsigned s = 0; s < W; s++) b->tab[s] = -1;
         for (unsigned j = 0; j < c; j++) {
             const hsp_entry *e = &part[hsp_entry_at((unsigned)f, p->pw, j)];

@@ -8,7 +8,8 @@
  * ranked and two-level (the same sizes, auto plans at 2^22 + 5 and, clustered, 2^24 where
  * they are chosen; every fine width with coarse partitions 2 .. 2^8 times wider, i.e. far
  * larger than a shared-memory table; one ranked pass at its most partitions, 8192; ranking by
- * match and by atomics; tiles of 2048, 4096 and 8192 keys; full and one-past-full
+ * match and by atomics; tiles of 2048, 4096 and 8192 keys; every case with both place passes
+ * (the int table's scan and the occupancy bitmap); full and one-past-full
  * partitions; one coarse partition of many fine-pass tiles, an exact multiple of the tile
  * and one key more; empty partitions), checking after each run that the first pass's
  * counters are clear, its offsets end at n, the fine counts add up to n and the fine pass's
@@ -79,8 +80,8 @@ static void check_sort(const keys1d *k, const hsp_tuning *t, int keys, long expe
     }
     if (!ok)
         fprintf(stderr, "  failed: %s (n %ld, m %ld, %s, pw %d, pw1 %d, parts %ld, parts1 %ld, ipt %d, aggregate %d, "
-                "match %d/%d, keys %d)\n", what, n, k->m, HSP_SCHEME_NAME[p.scheme], p.pw, p.pw1, p.parts, p.parts1, p.ipt,
-                p.aggregate, p.match1, p.match2, keys);
+                "match %d/%d, bitmap %d, keys %d)\n", what, n, k->m, HSP_SCHEME_NAME[p.scheme], p.pw, p.pw1, p.parts, p.parts1,
+                p.ipt, p.aggregate, p.match1, p.match2, p.bitmap, keys);
     gpu_part_free(&c);
     CHECK_CUDA(cudaFree(d_x));
     CHECK_CUDA(cudaFree(d_idx));
@@ -124,26 +125,34 @@ static void both(const keys1d *k, const hsp_tuning *t, long expect_parts, const 
 /* a direct-scheme tuning (the first version of this test's cases) */
 static hsp_tuning direct(int pw, int pw_max, int ipt, hsp_agg agg)
 {
-    hsp_tuning t = {pw, pw_max, ipt, agg, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0};
+    hsp_tuning t = {pw, pw_max, ipt, agg, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
     return t;
 }
 /* a ranked or two-level tuning: widths (0: automatic), keys a thread, ranking */
 static hsp_tuning ranked(hsp_scheme sc, int pw, int coarse_pw, int ipt, hsp_match match)
 {
-    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, match, 0};
+    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, match, 0, HSP_BITMAP_AUTO};
     return t;
 }
-/* the indices of k sorted by scheme sc under t; the plan must have chosen sc */
+/* the indices of k sorted by scheme sc under t (NULL: automatic), with either place pass (the
+ * int table's scan and the bitmap); the plan must have chosen sc */
 static void check_scheme(const keys1d *k, const hsp_tuning *t, hsp_scheme sc, const char *what)
 {
-    hsp_plan p;
-    char why[256];
-    if (!T_CHECK(hsp_plan_make(&p, k->n, k->m, 0, t, why, sizeof why) == 0)) {
-        fprintf(stderr, "  %s: %s\n", what, why);
-        return;
+    hsp_tuning u;
+    memset(&u, 0, sizeof u);
+    if (t) u = *t;
+    for (int bm = 0; bm < 2; bm++) {
+        u.bitmap = bm ? HSP_BITMAP_ON : HSP_BITMAP_OFF;
+        hsp_plan p;
+        char why[256];
+        if (!T_CHECK(hsp_plan_make(&p, k->n, k->m, 0, &u, why, sizeof why) == 0)) {
+            fprintf(stderr, "  %s: %s\n", what, why);
+            return;
+        }
+        T_EQ_INT(p.scheme, sc);
+        T_EQ_INT(p.bitmap, bm);
+        check_sort(k, &u, 0, 0, what);
     }
-    T_EQ_INT(p.scheme, sc);
-    check_sort(k, t, 0, 0, what);
 }
 
 /* the ranked and two-level schemes */

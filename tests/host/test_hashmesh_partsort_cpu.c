@@ -136,35 +136,35 @@ static void test_plan(void)
     T_EQ_INT(p.aggregate, 1);
     T_EQ_INT(p.ipt, 16);
     /* the cap and the forced values */
-    hsp_tuning t = {0, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0};
+    hsp_tuning t = {0, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
     T_CHECK(hsp_plan_make(&p, 1L << 27, 201326592L, 0, &t, why, sizeof why) == 0);
     T_EQ_INT(p.pw, 15);
     T_EQ_INT(p.parts, 6144);
-    hsp_tuning f = {9, 0, 2, HSP_AGG_OFF, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
+    hsp_tuning f = {9, 0, 2, HSP_AGG_OFF, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
     T_CHECK(hsp_plan_make(&p, 100000, 150000, 1, &f, why, sizeof why) == 0);
     T_CHECK(p.pw == 9 && p.ipt == 2 && !p.aggregate && p.parts == hsp_parts_for(150000, 9));
-    hsp_tuning g = {0, 0, 16, HSP_AGG_OFF, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0}; /* 16 keys a thread without the histogram: 8 */
+    hsp_tuning g = {0, 0, 16, HSP_AGG_OFF, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}; /* 16 keys a thread without the histogram: 8 */
     T_CHECK(hsp_plan_make(&p, 1L << 22, 3L << 21, 0, &g, why, sizeof why) == 0);
     T_CHECK(p.ipt == 8 && p.tiles == (1L << 22) / (HSP_SCATTER_THREADS * 8));
     /* ranked: a forced width, partition cap and ranking; the cap moves the automatic choice */
-    hsp_tuning r = {12, 0, 8, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON, 0};
+    hsp_tuning r = {12, 0, 8, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON, 0, HSP_BITMAP_AUTO};
     T_CHECK(hsp_plan_make(&p, 1L << 20, 3L << 19, 0, &r, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_RANKED && p.pw == 12 && p.parts == 384 && p.ipt == 8 && p.match1 && plan_ok(&p, 1L << 20, 3L << 19, 0));
-    hsp_tuning cap = {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 4096, 0, HSP_MATCH_AUTO, 0};
+    hsp_tuning cap = {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 4096, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
     T_CHECK(hsp_plan_make(&p, 1L << 26, 100663296L, 0, &cap, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_RANKED && p.parts == 3072);
     cap.parts_max = 0;
     T_CHECK(hsp_plan_make(&p, 1L << 26, 100663296L, 0, &cap, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_TWO_LEVEL && p.pw1 == 17 && p.parts1 == 768 && p.rbits == 3);
     /* two-level with forced widths at a small n: coarse partitions far wider than a table */
-    hsp_tuning two = {8, 0, 4, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 16, HSP_MATCH_OFF, 0};
+    hsp_tuning two = {8, 0, 4, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 16, HSP_MATCH_OFF, 0, HSP_BITMAP_AUTO};
     T_CHECK(hsp_plan_make(&p, 1000, 1500, 0, &two, why, sizeof why) == 0);
     T_CHECK(p.pw == 8 && p.pw1 == 16 && p.parts1 == 1 && p.rbits == 8 && p.parts == 256 && !p.match2 && p.tiles2 == 1);
     T_CHECK(plan_ok(&p, 1000, 1500, 0));
     /* small n: the smallest tile; the block histogram only while a tile has about one key a partition */
     T_CHECK(hsp_plan_make(&p, 1, 1, 0, NULL, why, sizeof why) == 0);
     T_CHECK(p.ipt == 1 && p.tiles == 1 && p.parts == 1 && p.pw == HSP_PW_MIN && p.aggregate);
-    hsp_tuning h = {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
+    hsp_tuning h = {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
     T_CHECK(hsp_plan_make(&p, 4096, 1000000, 0, &h, why, sizeof why) == 0);
     T_CHECK(p.tile == HSP_SCATTER_THREADS && p.parts == 3907 && !p.aggregate);
     T_CHECK(hsp_plan_make(&p, 4096, 6144, 0, &h, why, sizeof why) == 0);
@@ -175,28 +175,28 @@ static void test_plan(void)
         int keys;
         hsp_tuning t;
     } bad[] = {
-        {0, 1, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {2147483648L, 2147483648L, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 9, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 4294967297L, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 10, 0, {HSP_PW_MIN - 1, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 10, 0, {HSP_PW_LIMIT + 1, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 10, 0, {0, 16, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 10, 0, {0, 0, 3, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 10, 0, {0, 0, 32, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 10, 1, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0}},    /* ranked: indices only */
-        {10, 10, 1, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 0}}, /* two-level too */
-        {10, 10, 0, {0, 0, 2, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0}},    /* ranked: ipt >= 4 */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 8193, 0, HSP_MATCH_AUTO, 0}}, /* parts_max past the limit */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, -1, 0, HSP_MATCH_AUTO, 0}},
-        {10, 4294967296L, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0}}, /* 2^24 partitions */
-        {10, 10, 0, {14, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 14, HSP_MATCH_AUTO, 0}}, /* coarse not wider */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, HSP_COARSE_PW_LIMIT + 1, HSP_MATCH_AUTO, 0}},
-        {10, 4294967296L, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 9, HSP_MATCH_AUTO, 0}}, /* 2^23 coarse */
-        {10, 10, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 22, HSP_MATCH_AUTO, 0}}, /* 2^14 fine a coarse */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, (hsp_scheme)4, 0, 0, HSP_MATCH_AUTO, 0}},
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 2}}, /* fine pass: ipt2 >= 4 */
-        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 32}},
+        {0, 1, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {2147483648L, 2147483648L, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 9, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 4294967297L, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 10, 0, {HSP_PW_MIN - 1, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 10, 0, {HSP_PW_LIMIT + 1, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 10, 0, {0, 16, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 10, 0, {0, 0, 3, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 10, 0, {0, 0, 32, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 10, 1, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},    /* ranked: indices only */
+        {10, 10, 1, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}}, /* two-level too */
+        {10, 10, 0, {0, 0, 2, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},    /* ranked: ipt >= 4 */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 8193, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}}, /* parts_max past the limit */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, -1, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 4294967296L, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}}, /* 2^24 partitions */
+        {10, 10, 0, {14, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 14, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}}, /* coarse not wider */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, HSP_COARSE_PW_LIMIT + 1, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 4294967296L, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 9, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}}, /* 2^23 coarse */
+        {10, 10, 0, {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 22, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}}, /* 2^14 fine a coarse */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, (hsp_scheme)4, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO}},
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 2, HSP_BITMAP_AUTO}}, /* fine pass: ipt2 >= 4 */
+        {10, 10, 0, {0, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_TWO_LEVEL, 0, 0, HSP_MATCH_AUTO, 32, HSP_BITMAP_AUTO}},
     };
     for (int a = 0; a < (int)(sizeof bad / sizeof bad[0]); a++) {
         why[0] = '\0';
@@ -212,6 +212,37 @@ static unsigned long long next_rand(unsigned long long *s)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+/* the bitmap place pass's helpers: the r-th set bit, the lane of an output */
+static void test_bits(void)
+{
+    unsigned long long s = 777;
+    int ok = 1;
+    for (int rep = 0; rep < 3000; rep++) {
+        unsigned w = (unsigned)next_rand(&s);
+        if (rep % 3 == 1) w &= (unsigned)next_rand(&s); /* sparser */
+        if (rep == 0) w = 0xFFFFFFFFu;
+        if (rep == 1) w = 0x80000001u;
+        int r = 0;
+        for (int b = 0; b < 32; b++)
+            if (w >> b & 1u) ok &= hsp_nth_bit(w, r++) == b; /* every set bit, in order */
+        ok &= hsp_popc(w) == r;
+        int incl[32], sum = 0;
+        for (int l = 0; l < 32; l++) {
+            sum += rep % 5 == 0 ? (l == 31) * 7 : (int)(next_rand(&s) % 4) * (int)(next_rand(&s) % 2);
+            incl[l] = sum;
+        }
+        for (int p = 0; p < sum; p++) { /* the lane whose [exclusive, inclusive) count range holds p */
+            int L = hsp_lane_of(incl, p);
+            ok &= L >= 0 && L < 32 && incl[L] > p && (L == 0 || incl[L - 1] <= p);
+        }
+    }
+    T_CHECK(ok);
+    for (int pw = HSP_PW_MIN; pw <= HSP_PW_LIMIT; pw++) { /* the warps' words tile the bitmap */
+        int words = hsp_bit_words(pw), chw = hsp_warp_words(pw), warps = hsp_place_threads(pw) >> 5;
+        T_CHECK(words * 32 == 1 << pw && chw * warps == words && chw >= 1 && chw <= 32);
+    }
 }
 
 /* two-level index logic: fine partitions, the fine pass's tile starts and grid, where a fine
@@ -310,7 +341,7 @@ static void check_cpu(const keys1d *k, const hsp_tuning *t, const char *what)
  * equals Listing 1; the run's counters add up: every key counted once in pass 1 (off1 ends at
  * n), once in the fine pass (the fine counts add up to n), and the fine pass's tiles fit its
  * grid. */
-static void check_ranked(const keys1d *k, const hsp_tuning *t, hsp_scheme expect, const char *what)
+static void check_ranked1(const keys1d *k, const hsp_tuning *t, hsp_scheme expect, const char *what)
 {
     long n = k->n;
     hsp_plan p;
@@ -320,6 +351,7 @@ static void check_ranked(const keys1d *k, const hsp_tuning *t, hsp_scheme expect
         return;
     }
     T_EQ_INT(p.scheme, expect);
+    T_EQ_INT(p.bitmap, t->bitmap == HSP_BITMAP_ON || (t->bitmap == HSP_BITMAP_AUTO && k->m > HSP_BITMAP_SPARSE * n));
     int *tab = (int *)gen_alloc(sizeof(int) * (size_t)k->m), *ref = (int *)gen_alloc(sizeof(int) * n),
         *got = (int *)gen_alloc(sizeof(int) * n);
     double *sref = (double *)gen_alloc(sizeof(double) * n), *sgot = (double *)gen_alloc(sizeof(double) * n);
@@ -343,15 +375,24 @@ static void check_ranked(const keys1d *k, const hsp_tuning *t, hsp_scheme expect
         }
     }
     if (!ok)
-        fprintf(stderr, "  failed: %s (n %ld, m %ld, %s, pw %d, pw1 %d, parts %ld, parts1 %ld, ipt %d)\n", what, n, k->m,
-                HSP_SCHEME_NAME[p.scheme], p.pw, p.pw1, p.parts, p.parts1, p.ipt);
+        fprintf(stderr, "  failed: %s (n %ld, m %ld, %s, pw %d, pw1 %d, parts %ld, parts1 %ld, ipt %d, bitmap %d)\n", what, n,
+                k->m, HSP_SCHEME_NAME[p.scheme], p.pw, p.pw1, p.parts, p.parts1, p.ipt, p.bitmap);
     hsp_cpu_bufs_free(&b);
     free(tab); free(ref); free(got); free(sref); free(sgot);
+}
+/* the same with either place pass: the int table's scan and the bitmap */
+static void check_ranked(const keys1d *k, const hsp_tuning *t, hsp_scheme expect, const char *what)
+{
+    hsp_tuning u = *t;
+    u.bitmap = HSP_BITMAP_OFF;
+    check_ranked1(k, &u, expect, what);
+    u.bitmap = HSP_BITMAP_ON;
+    check_ranked1(k, &u, expect, what);
 }
 
 static hsp_tuning tune(hsp_scheme sc, int pw, int coarse_pw, int ipt)
 {
-    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, HSP_MATCH_AUTO, 0};
+    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
     return t;
 }
 
@@ -418,7 +459,7 @@ static void test_ranked(void)
      * one bucket more is refused */
     long clo[2] = {0, (1L << 21) - 5000}, clen[2] = {50000, 5000};
     keys_ranges(&k, clo, clen, 2, 8);
-    hsp_tuning mr = {8, 0, 16, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON, 0};
+    hsp_tuning mr = {8, 0, 16, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON, 0, HSP_BITMAP_AUTO};
     check_ranked(&k, &mr, HSP_SCHEME_RANKED, "ranked, match, 8192 partitions");
     mr.match = HSP_MATCH_OFF;
     check_ranked(&k, &mr, HSP_SCHEME_RANKED, "ranked, 8192 partitions");
@@ -570,6 +611,7 @@ int main(void)
     test_index();
     test_plan();
     test_two_level_index();
+    test_bits();
     test_ranked();
     test_omp();
     const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
@@ -585,18 +627,18 @@ int main(void)
     /* every partition width on one input: one partition (pw 15) down to many (pw 8) */
     keys1d_generate(&k, 20011, 2.0, 3.0, 5);
     for (int pw = HSP_PW_MIN; pw <= HSP_PW_LIMIT; pw++) {
-        hsp_tuning t = {pw, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
+        hsp_tuning t = {pw, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
         check_cpu(&k, &t, "forced partition width");
     }
     keys1d_free(&k);
     /* clustered keys with heavy gaps: most partitions empty */
     keys1d_clustered(&k, 5000, 2.0, 0.9, 3);
-    hsp_tuning t8 = {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
+    hsp_tuning t8 = {8, 0, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
     check_cpu(&k, &t8, "clustered keys, alpha 0.9 (empty partitions)");
     keys1d_free(&k);
     /* partitions of exactly the table size (every bucket used), and one key more */
     for (int pw = HSP_PW_MIN; pw <= HSP_PW_LIMIT; pw += 7) {
-        hsp_tuning t = {pw, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0};
+        hsp_tuning t = {pw, 15, 0, HSP_AGG_AUTO, HSP_SCHEME_AUTO, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
         keys1d_generate(&k, 3L << pw, 2.0, 2.0, 9);
         check_cpu(&k, &t, "full partitions");
         keys1d_free(&k);
