@@ -22,13 +22,14 @@ static const int SPARSE_THREADS[SPARSE_THREADS_N] = {128, 256, 512}; /* block si
 static const struct { int G, U; } SPARSE_MULTI[SPARSE_MULTI_N] = {{1, 4}, {0, 1}, {0, 2}};
 /* k_sparse_stream configurations (sparse_stream.cuh): {M, G, threads, direct store}, M = 0 for
  * the grid's level n capped at SGST_MMAX (one tier per pass: every pole in one task; d = 4..6
- * at SPARSE_LEVEL), M = 3 for nine values per task (two or three tiers for d = 2, 3).  Plans
+ * at SPARSE_LEVEL), M = 3 for nine values per task (two or three tiers for d = 2, 3; 54-64
+ * registers, so 32 warps per SM), M = 4 between them (64 registers in float).  Plans
  * that do not fit (shared memory, registers, instantiations) or repeat an earlier one are left
  * out; threads 1024 only for G = 1, M = 3 (64 registers). */
-#define SPARSE_STREAM_N 10
+#define SPARSE_STREAM_N 11
 static const struct { int M, G, threads, direct; } SPARSE_STREAM[SPARSE_STREAM_N] = {
-    {3, 1, 256, 0}, {3, 1, 512, 0}, {3, 1, 1024, 0}, {3, 1, 512, 1}, {3, 1, 1024, 1},
-    {3, 2, 256, 0}, {0, 1, 256, 0}, {0, 1, 512, 0}, {0, 1, 512, 1}, {0, 2, 256, 0}};
+    {3, 1, 256, 0}, {3, 1, 512, 0}, {3, 1, 1024, 0}, {3, 1, 512, 1}, {3, 1, 1024, 1}, {3, 2, 256, 0},
+    {4, 1, 512, 0}, {0, 1, 256, 0}, {0, 1, 512, 0}, {0, 1, 512, 1}, {0, 2, 256, 0}};
 #define SPARSE_IMPLS_MAX (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N)
 
 /* The GPU plans of one grid: k_sparse (block sizes x {computed offsets, offset table}) and
