@@ -13,6 +13,8 @@
 #   --equivalent     also run the mutants marked "equivalent: ..." (each should survive)
 #   --cli            when the host tests (plain and asan) miss a mutant, also build the
 #                    mutated file's directory with make (nvcc) and run its CLI tests
+#   --skip=GLOB      leave out the host tests whose names match GLOB (e.g. '*_edges': what
+#                    would the suite catch without them?)
 #   --keep           keep the temporary copy and the logs of every run
 #   --list           print the table's mutants and exit
 #   --dry            apply and compile each mutant (one dependent test), run nothing: checks
@@ -32,8 +34,9 @@
 #
 # For each mutant: the expected tests run first, then every other host test that includes
 # the mutated file (directly or not), plain, then under asan; the first failure (exit status
-# other than 0 and 77, a timeout included) kills the mutant.  A mutant that does not compile
-# is reported BUILD-ERROR (fix the table: a realistic bug compiles).
+# other than 0 and 77, a timeout included) kills the mutant -- once that test has been seen to
+# pass on the unmutated copy (a test that fails anyway is left out, with a note).  A mutant
+# that does not compile is reported BUILD-ERROR (fix the table: a realistic bug compiles).
 # Output: one line per mutant, a summary, the score = killed / (killed + survived), and
 # tests/logs/mutation.tsv (id, status, killing test, seconds).  Exit 0 iff score >= MUT_MIN
 # and nothing is stale or fails to build.
@@ -42,7 +45,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 table=$here/mutants.tsv
 results=$here/logs/mutation.tsv
-use_head=0 asan=1 equiv=0 cli=0 keep=0 list=0 dry=0
+use_head=0 asan=1 equiv=0 cli=0 keep=0 list=0 dry=0 skip=
 ids=()
 for a in "$@"; do
   case $a in
@@ -52,6 +55,7 @@ for a in "$@"; do
     --no-asan) asan=0 ;;
     --equivalent) equiv=1 ;;
     --cli) cli=1 ;;
+    --skip=*) skip=${a#--skip=} ;;
     --keep) keep=1 ;;
     --list) list=1 ;;
     --dry) dry=1 ;;
@@ -72,8 +76,13 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mut-XXXXXX")
 tree=$work/tree
 mkdir -p "$tree" "$work/bin" "$work/logs"
-cleanup() { [ $keep -eq 1 ] && echo "kept $work" >&2 || rm -rf "$work"; }
+child=
+cleanup() {
+  if [ -n "$child" ]; then pkill -P "$child" 2>/dev/null; kill "$child" 2>/dev/null; fi
+  [ $keep -eq 1 ] && echo "kept $work" >&2 || rm -rf "$work"
+}
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 # ---- the private copy (reference data and plots are not needed)
 if [ $use_head -eq 1 ]; then
   git -C "$top" archive HEAD | tar -x -C "$tree" --exclude='*/results-ref/*' --exclude='plots/*'
@@ -96,6 +105,7 @@ declare -A deps
 tests_all=()
 for src in "$tree"/tests/host/test_*.c; do
   t=$(basename "$src" .c)
+  [ -n "$skip" ] && [[ $t == $skip ]] && continue
   tests_all+=("$t")
   for h in $(cd "$tree/tests" && ${CC:-cc} $cflags -MM -MG "host/$t.c" | tr -d '\\' | cut -d: -f2-); do
     r=$(cd "$tree/tests" && realpath -m "$h")
@@ -110,14 +120,44 @@ build() {
   mkdir -p "$work/bin/$kind"
   (cd "$tree/tests" && ${CC:-cc} $flags -o "$work/bin/$kind/$t" "host/$t.c" -lm) >"$work/logs/build.log" 2>&1
 }
-# run NAME KIND LOG: exit status of the test (124: timeout), run from the copy's root as run.sh does
-run_test() {
-  (cd "$tree" && timeout "$timeout_s" "$work/bin/$2/$1") >"$3" 2>&1
+# in_copy LOG CMD...: CMD in the copy's root under the timeout, output to LOG; its exit status
+# (124: timeout; a crash is reported by the inner sh into LOG, not here)
+in_copy() {
+  local log=$1 rc
+  shift
+  sh -c 'cd "$1" && shift && timeout "$@"; exit $?' _ "$tree" "$timeout_s" "$@" >"$log" 2>&1 &
+  child=$!
+  wait $child
+  rc=$?
+  child=
+  return $rc
 }
+# run NAME KIND LOG: exit status of the test, run from the copy's root as run.sh does
+run_test() { in_copy "$3" "$work/bin/$2/$1"; }
 # run_cli SCRIPT DIR: builds DIR's programs in the copy (make, nvcc), runs tests/cli/SCRIPT
 run_cli() {
   [ -n "$2" ] && [ -f "$tree/$2/Makefile" ] && { make -s -C "$tree/$2" >"$work/logs/build.log" 2>&1 || return 200; }
-  (cd "$tree" && timeout "$timeout_s" "tests/cli/$1") >"$3" 2>&1
+  in_copy "$3" "tests/cli/$1"
+}
+# pristine_ok RUN FILE: does RUN (test, asan:test or cli:script) pass with FILE unmutated?
+# Checked once per run and remembered; the mutated FILE is put back afterwards.
+declare -A pristine
+pristine_ok() {
+  local r=$1 file=$2 rc
+  if [ -z "${pristine[$r]:-}" ]; then
+    cp "$tree/$file" "$work/mutated"
+    cp "$work/orig" "$tree/$file"
+    case $r in
+      asan:*) build "${r#asan:}" asan && run_test "${r#asan:}" asan "$work/logs/pristine.log" ;;
+      cli:*)  d=${file%%/*}; [ "$d" = common ] && d=; run_cli "${r#cli:}" "$d" "$work/logs/pristine.log" ;;
+      *)      build "$r" plain && run_test "$r" plain "$work/logs/pristine.log" ;;
+    esac
+    rc=$?
+    { [ $rc -eq 0 ] || [ $rc -eq 77 ]; } && pristine[$r]=ok || pristine[$r]=broken
+    [ "${pristine[$r]}" = broken ] && echo "note: $r fails without any mutant (exit $rc): not used" >&2
+    cp "$work/mutated" "$tree/$file"
+  fi
+  [ "${pristine[$r]}" = ok ]
 }
 
 # apply FILE LINE ORIG REPL: the mutation, in place in the copy; 0, or 3 (line not found or
@@ -178,7 +218,7 @@ while IFS=$'\t' read -r id file line orig repl expect _; do
     for r in "${runs[@]}"; do
       case $r in asan:*|cli:*) continue ;; esac
       [ -f "$tree/tests/host/$r.c" ] || continue
-      build "$r" plain || { status=build-error; by=$r; }
+      if ! build "$r" plain; then pristine_ok "$r" "$file" && { status=build-error; by=$r; } || continue; fi
       break
     done
     runs=()
@@ -187,19 +227,20 @@ while IFS=$'\t' read -r id file line orig repl expect _; do
     [[ $done_runs == *" $r "* ]] && continue
     done_runs+="$r "
     case $r in cli:*) ;; *) [ -f "$tree/tests/host/${r#asan:}.c" ] || { echo "note: $id: no test ${r#asan:}" >&2; continue; } ;; esac
+    [ -n "$skip" ] && [[ ${r#asan:} == $skip ]] && continue
     log="$work/logs/$id-${r//[:\/]/-}.log"
     case $r in
       asan:*) [ $asan -eq 1 ] || continue
-              build "${r#asan:}" asan || { status=build-error; by=$r; break; }
+              if ! build "${r#asan:}" asan; then pristine_ok "$r" "$file" || continue; status=build-error; by=$r; break; fi
               run_test "${r#asan:}" asan "$log"; trc=$? ;;
       cli:*)  [ $cli -eq 1 ] || continue
               d=${file%%/*}; [ "$d" = common ] && d=
               run_cli "${r#cli:}" "$d" "$log"; trc=$?
               [ $trc -eq 200 ] && { status=build-error; by=$r; break; } ;;
-      *)      build "$r" plain || { status=build-error; by=$r; break; }
+      *)      if ! build "$r" plain; then pristine_ok "$r" "$file" || continue; status=build-error; by=$r; break; fi
               run_test "$r" plain "$log"; trc=$? ;;
     esac
-    if [ $trc -ne 0 ] && [ $trc -ne 77 ]; then
+    if [ $trc -ne 0 ] && [ $trc -ne 77 ] && pristine_ok "$r" "$file"; then
       status=killed by=$r
       [ $trc -eq 124 ] && by="$r(timeout)"
       break

@@ -1,7 +1,8 @@
 /* GPU tests of hashmesh/kernels.cuh: every GPU hash pipeline against the CPU hash code on
  * the same inputs, at awkward sizes (1, primes, non powers of two, levmax > 1).
  * Sorts and neighbours: bit-identical indices.  Remap: within 1e-10 (FMA contraction on the
- * device), totals conserved.  Table: within 1e-10 of the CPU hash.  Exit 77 with no GPU. */
+ * device), totals conserved.  Table: within 1e-10 of the CPU hash, with queries exactly at each
+ * axis maximum (the far corner gives the last table value on both sides).  Exit 77 with no GPU. */
 #include "../../common/device.h"
 #include "../../common/testlib.h"
 #include "../../hashmesh/gen.h"
@@ -188,6 +189,10 @@ static void test_table(long nq, int blocks)
     double *cr = (double *)malloc(sizeof(double) * nq), *gr = (double *)malloc(sizeof(double) * nq);
     eos_queries(&e, nq, qx, qy, 41 + nq);
     qx[0] = e.rho[0]; qy[0] = e.temp[0];
+    if (nq >= 3) { /* each axis maximum, exactly: the last cell, never a slot past the table */
+        qx[nq / 2] = e.rho[EOS_NRHO - 1]; qy[nq / 2] = e.temp[EOS_NT / 2];
+        qx[nq - 1] = e.rho[EOS_NRHO - 1]; qy[nq - 1] = e.temp[EOS_NT - 1];
+    }
     table_lookup_cpu(TAB_HASH, e.p, e.rho, EOS_NRHO, e.temp, EOS_NT, qx, qy, nq, cr);
     gpu_table_ctx g;
     g.nx = EOS_NRHO; g.ny = EOS_NT; g.nq = nq; g.blocks = blocks;
@@ -207,6 +212,10 @@ static void test_table(long nq, int blocks)
         md = max_diff(md, d);
     }
     T_NEAR(md, 0, 1e-10);
+    if (nq >= 3) { /* at the far corner the table's last value, on both sides */
+        T_NEAR(gr[nq - 1], e.p[EOS_NT * EOS_NRHO - 1], 1e-12 * fabs(e.p[EOS_NT * EOS_NRHO - 1]));
+        T_NEAR(cr[nq - 1], e.p[EOS_NT * EOS_NRHO - 1], 1e-12 * fabs(e.p[EOS_NT * EOS_NRHO - 1]));
+    }
     void *fr[] = {(void *)g.data, (void *)g.xaxis, (void *)g.yaxis, (void *)g.qx, (void *)g.qy, g.out};
     for (int a = 0; a < 6; a++) CHECK_CUDA(cudaFree(fr[a]));
     free(qx); free(qy); free(cr); free(gr);

@@ -6,8 +6,10 @@
  *
  *  - table look-up (Listing 5): the slot of every axis point (k, and n - 2 for the last one,
  *    where the cell [n - 2, n - 1] still holds the query) by hash, linear search and bisection;
- *    queries exactly at each axis maximum and minimum and at every table point, against a
- *    bilinear function the interpolation reproduces exactly; just past the ends (clamped);
+ *    queries exactly at each axis maximum and minimum, at every table point and cell centre,
+ *    against a bilinear function the interpolation reproduces exactly, and against the
+ *    interpolation in the right cell (found by a scan) of a curved function, where a wrong
+ *    slot in either direction changes the value; just past the ends (clamped);
  *  - 1D neighbours of the smallest and largest key (the ends of the table): the key itself;
  *  - the mesh reader: a cell line with too few, exactly three and too many integers (four, five,
  *    seven: the parser must not write past its array); the header's largest NX, NY (2^20) and
@@ -32,14 +34,25 @@ static double *exact_copy(const double *a, long n, int pad) /* n values, then pa
     return c;
 }
 static double bilin(double x, double y) { return 3.0 + 0.5 * x - 0.25 * y + 0.125 * x * y; }
+/* not bilinear: an interpolation in the wrong cell (an extrapolation) gives another value */
+static double curved(double x, double y) { return bilin(x, y) + x * x * y * y; }
+/* the bilinear interpolation of table d in the cell that holds (x, y), found by a scan */
+static double ref_interp(const double *d, const double *xa, int nx, const double *ya, int ny, double x, double y)
+{
+    int is = 0, js = 0;
+    for (int k = 0; k < nx - 1; k++) if (xa[k] <= x) is = k;
+    for (int k = 0; k < ny - 1; k++) if (ya[k] <= y) js = k;
+    return tab_bilinear(d, nx, xa, ya, is, js, x, y);
+}
 
 static void test_table(int nx, int ny, double x0, double dx, double y0, double dy)
 {
     double *xa = malloc(sizeof(double) * nx), *ya = malloc(sizeof(double) * ny), *d = malloc(sizeof(double) * nx * ny);
+    double *dc = malloc(sizeof(double) * nx * ny);
     for (int i = 0; i < nx; i++) xa[i] = x0 + dx * i;
     for (int j = 0; j < ny; j++) ya[j] = y0 + dy * j;
     for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++) d[j * nx + i] = bilin(xa[i], ya[j]);
+        for (int i = 0; i < nx; i++) d[j * nx + i] = bilin(xa[i], ya[j]), dc[j * nx + i] = curved(xa[i], ya[j]);
     /* slots of the axis points: k, and n - 2 at the last point */
     long bad_slot = 0;
     for (int k = 0; k < nx; k++) {
@@ -67,20 +80,24 @@ static void test_table(int nx, int ny, double x0, double dx, double y0, double d
         for (int i = 0; i < 2 * nx - 1; i++) qx[nq] = x0 + 0.5 * dx * i, qy[nq++] = y0 + 0.5 * dy * j;
     qx[nq] = xa[nx - 1], qy[nq++] = ya[ny - 1]; /* the far corner again, last */
     double *out = malloc(sizeof(double) * nq);
-    for (int pad = 0; pad <= 16; pad += 16) {
-        double *xs = exact_copy(xa, nx, pad), *ys = exact_copy(ya, ny, pad), *ds = exact_copy(d, (long)nx * ny, pad);
-        for (int mth = TAB_HASH; mth <= TAB_BISECT; mth++) {
-            for (long q = 0; q < nq; q++) out[q] = NAN;
-            table_lookup_cpu(mth, ds, xs, nx, ys, ny, qx, qy, nq, out);
-            long bad = 0;
-            for (long q = 0; q < nq; q++) bad += !(fabs(out[q] - bilin(qx[q], qy[q])) <= 1e-12 * (1 + fabs(bilin(qx[q], qy[q]))));
-            if (bad) fprintf(stderr, "  table %d x %d method %d pad %d: %ld wrong values\n", nx, ny, mth, pad, bad);
-            T_EQ_INT(bad, 0);
-            T_CHECK(out[nq - 1] == ds[(long)nx * ny - 1]); /* at the far corner: the last value itself */
+    for (int pad = 0; pad <= 16; pad += 16)
+        for (int fn = 0; fn < 2; fn++) { /* bilinear data: exact everywhere; curved: the right cell */
+            double *xs = exact_copy(xa, nx, pad), *ys = exact_copy(ya, ny, pad), *ds = exact_copy(fn ? dc : d, (long)nx * ny, pad);
+            for (int mth = TAB_HASH; mth <= TAB_BISECT; mth++) {
+                for (long q = 0; q < nq; q++) out[q] = NAN;
+                table_lookup_cpu(mth, ds, xs, nx, ys, ny, qx, qy, nq, out);
+                long bad = 0;
+                for (long q = 0; q < nq; q++) {
+                    double want = fn ? ref_interp(dc, xa, nx, ya, ny, qx[q], qy[q]) : bilin(qx[q], qy[q]);
+                    bad += !(fabs(out[q] - want) <= 1e-12 * (1 + fabs(want)));
+                }
+                if (bad) fprintf(stderr, "  table %d x %d method %d pad %d f%d: %ld wrong values\n", nx, ny, mth, pad, fn, bad);
+                T_EQ_INT(bad, 0);
+                T_CHECK(out[nq - 1] == ds[(long)nx * ny - 1]); /* at the far corner: the last value itself */
+            }
+            free(xs); free(ys); free(ds);
         }
-        free(xs); free(ys); free(ds);
-    }
-    free(xa); free(ya); free(d); free(qx); free(qy); free(out);
+    free(xa); free(ya); free(d); free(dc); free(qx); free(qy); free(out);
 }
 
 static int read_str(const char *text, amr_mesh *m, long **line, char *err, size_t es)
