@@ -9,6 +9,11 @@
  * hash_part_direct_gpu, the direct scheme at every n (the first version of the partitioned
  * sort), so that one run shows the crossover before and after.
  *
+ *   exp_sort_cpu    -> hashmesh_sort_cpu_scale.dat: the same keys on all CPU cores, n = 2^21 ..
+ *                      2^25 (--quick: .. 2^22): the OpenMP LSD radix sort on the 32-bit bucket
+ *                      index (best.h bucket_keys1d + radix_pairs), Listing 1 on all cores
+ *                      (best.h hash_sort1d_omp) and the partitioned hash sort on all cores
+ *                      (hashsort_omp.h), indices only, each verified before it is timed.
  *   exp_sort_scale  -> hashmesh_sort_scale_uniform.dat, hashmesh_sort_scale_clustered.dat
  *                      n = 2^16 .. 2^27 (--quick: .. 2^22); every method writes the indices of
  *                      the keys in sorted order into one buffer, poisoned before its
@@ -26,6 +31,7 @@
 #include "../common/check.h"
 #include "../common/datfile.h"
 #include "../common/device.h"
+#include "../common/host.h"
 #include "../common/runcase.h"
 #include "../common/verify.h"
 #include "gen.h"
@@ -33,6 +39,7 @@
 #include "best.h"
 #include "kernels.cuh"
 #include "hashsort_part.cuh"
+#include "hashsort_omp.h"
 
 #define SS_LOG2_MIN 16        /* smallest n of the sweep: 2^16 */
 #define SS_LOG2_MAX 27        /* largest: 2^27 keys (1 GiB of doubles) */
@@ -52,7 +59,8 @@ typedef struct {
     int end_bit;    /* bits of the largest bucket index (CUB's end_bit) */
 } ss_input;
 
-static inline void ss_input_make(ss_input *in, ss_dist dist, long n, uint64_t seed)
+/* the keys of one size and their reference; device = 0: host only (no device copies) */
+static inline void ss_input_make_on(ss_input *in, ss_dist dist, long n, uint64_t seed, int device)
 {
     memset(in, 0, sizeof *in);
     if (dist == SS_UNIFORM) keys1d_generate(&in->k, n, 2.0, 4.0, seed + (uint64_t)n * 31); /* sec. 3.1: dmin 2, dmax 4 */
@@ -69,14 +77,19 @@ static inline void ss_input_make(ss_input *in, ss_dist dist, long n, uint64_t se
         DIE("%s keys, n = %ld: two keys share a bucket", SS_DIST_NAME[dist], n);
     free(t);
     free(cnt);
+    if (!device) return;
     in->d_x = (double *)device_alloc_or_usage(sizeof(double) * (size_t)n, "keys");
     CHECK_CUDA(cudaMemcpy(in->d_x, in->k.x, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice));
     in->d_idx = (int *)device_alloc_or_usage(sizeof(int) * (size_t)n, "sorted indices");
 }
+static inline void ss_input_make(ss_input *in, ss_dist dist, long n, uint64_t seed)
+{
+    ss_input_make_on(in, dist, n, seed, 1);
+}
 static inline void ss_input_free(ss_input *in)
 {
-    CHECK_CUDA(cudaFree(in->d_x));
-    CHECK_CUDA(cudaFree(in->d_idx));
+    if (in->d_x) CHECK_CUDA(cudaFree(in->d_x));
+    if (in->d_idx) CHECK_CUDA(cudaFree(in->d_idx));
     free(in->ref);
     free(in->got);
     keys1d_free(&in->k);
@@ -360,6 +373,126 @@ static int exp_sort_scale(void *opts)
 {
     const common_opts *o = (const common_opts *)opts;
     return ss_run(o, o->quick ? SS_LOG2_MAX_QUICK : SS_LOG2_MAX);
+}
+
+/* ================= the CPU sorts on all cores (exp_sort_cpu) ================= */
+#define SC_LOG2_MIN 21       /* the CPU sweep: 2^21 .. 2^25 keys (the sizes the claim is about) */
+#define SC_LOG2_MAX 25
+#define SC_LOG2_MAX_QUICK 22
+typedef enum { SC_RADIX, SC_HASH_OMP, SC_PART_OMP, SC_NMETHODS } sc_method;
+static const char *const SC_METHODS[SC_NMETHODS] = {"radix32_cpu_omp", "hash_cpu_omp", "hash_part_cpu_omp"};
+typedef struct {
+    const ss_input *in;
+    int threads, bits;
+    sc_method which;
+    uint32_t *key, *k2; /* LSD radix: bucket indices and scratch */
+    int *i2, *t, *out;  /* radix scratch, Listing 1's table, the output every method writes */
+    long *hist, *cnt;
+    hsp_omp part;
+} sc_job;
+static inline void sc_run(void *p)
+{
+    sc_job *j = (sc_job *)p;
+    const keys1d *k = &j->in->k;
+    if (j->which == SC_RADIX) { /* key generation included, as radix32_gpu's */
+        bucket_keys1d(k->x, k->n, k->xmin, k->dmin, j->key, j->out, j->threads);
+        radix_pairs(j->key, j->out, j->k2, j->i2, k->n, j->bits, j->threads, j->hist);
+    } else if (j->which == SC_HASH_OMP)
+        hash_sort1d_omp(k->x, k->n, k->xmin, k->dmin, j->t, k->m, j->out, NULL, j->threads, j->cnt);
+    else
+        hsp_sort_omp(&j->part, k->x, k->xmin, k->dmin, j->out, NULL);
+}
+static inline void sc_poison(void *p)
+{
+    sc_job *j = (sc_job *)p;
+    memset(j->out, 0xAB, sizeof(int) * (size_t)j->in->k.n);
+}
+static inline size_t sc_check(void *p)
+{
+    sc_job *j = (sc_job *)p;
+    return verify_exact(j->out, j->in->ref, (size_t)j->in->k.n, sizeof(int), SC_METHODS[j->which]);
+}
+static inline void sc_job_make(sc_job *j, const ss_input *in, int threads)
+{
+    long n = in->k.n, m = in->k.m;
+    char why[256];
+    memset(j, 0, sizeof *j);
+    j->in = in;
+    j->threads = threads;
+    j->bits = radix_bits_for(m);
+    j->key = (uint32_t *)gen_alloc(sizeof(uint32_t) * (size_t)n);
+    j->k2 = (uint32_t *)gen_alloc(sizeof(uint32_t) * (size_t)n);
+    j->i2 = (int *)gen_alloc(sizeof(int) * (size_t)n);
+    j->out = (int *)gen_alloc(sizeof(int) * (size_t)n);
+    j->hist = (long *)gen_alloc(sizeof(long) * ((size_t)threads << RADIX_MAX_DIGIT_BITS));
+    j->cnt = (long *)gen_alloc(sizeof(long) * (size_t)threads);
+    j->t = (int *)gen_alloc(sizeof(int) * (size_t)m);
+    if (hsp_omp_setup(&j->part, n, m, threads, 0, 0, why, sizeof why)) DIE("partitioned CPU hash sort: %s", why);
+}
+static inline void sc_job_free(sc_job *j)
+{
+    hsp_omp_free(&j->part);
+    free(j->key); free(j->k2); free(j->i2); free(j->out); free(j->hist); free(j->cnt); free(j->t);
+    memset(j, 0, sizeof *j);
+}
+
+/* the CPU sorts of both distributions from 2^21 to 2^top keys -> hashmesh_sort_cpu_scale.dat */
+static inline int sc_run_all(const common_opts *o, int top)
+{
+    char gpu[256];
+    device_describe(o->device, gpu, sizeof gpu);
+    const int threads = best_max_threads();
+    dat_meta meta = ss_meta("Table 4.2 extended, CPU: the 1D sorts on all cores (LSD radix, Listing 1, partitioned hash)",
+                            gpu, o);
+    datfile d;
+    datfile_open(&d, o->out, "hashmesh_sort_cpu_scale.dat", &meta);
+    datfile_meta(&d, "keys", "uniform (sec. 3.1, dmin 2, dmax 4) and clustered (gen.h, alpha %.2f), shuffled", SS_ALPHA);
+    datfile_meta(&d, "host_triad", "%.2f GB/s on %d threads (STREAM-like triad, common/host.h: the host's memory ceiling)",
+                 host_triad_gbs((size_t)1 << 25, threads, 3), threads);
+    datfile_meta(&d, "methods", "radix32_cpu_omp: bucket_keys1d + radix_pairs (LSD, 11-bit digits at most, %d threads, key "
+                 "generation timed); hash_cpu_omp: Listing 1 on all cores (hash_sort1d_omp); hash_part_cpu_omp: the "
+                 "partitioned hash sort on all cores (hashsort_omp.h); indices only, each verified against Listing 1 "
+                 "before it is timed", threads);
+    datfile_meta(&d, "columns", "dist: uniform or clustered; table_buckets: m; pw, parts: the partitioned sort's; median_ms "
+                 "min_ms max_ms over reps runs (the spread); mkeys_s: n / median; speedup_vs_radix_x: radix32_cpu_omp "
+                 "median / median");
+    datfile_columns(&d, "dist n table_buckets bits pw parts method threads median_ms min_ms max_ms reps batch mkeys_s "
+                        "speedup_vs_radix_x");
+    for (int dist = 0; dist < 2; dist++)
+        for (int lg = SC_LOG2_MIN; lg <= top; lg++) {
+            ss_input in;
+            sc_job j;
+            ss_input_make_on(&in, (ss_dist)dist, 1L << lg, (uint64_t)o->seed, 0);
+            sc_job_make(&j, &in, threads);
+            bench_stats st[SC_NMETHODS];
+            char label[96];
+            for (int a = 0; a < SC_NMETHODS; a++) {
+                j.which = (sc_method)a;
+                snprintf(label, sizeof label, "%s %s n=%ld", SC_METHODS[a], SS_DIST_NAME[dist], in.k.n);
+                run_case c = {label, &j, sc_poison, NULL, sc_run, sc_check};
+                st[a] = run_case_time(&c, o, 0, &d);
+            }
+            for (int a = 0; a < SC_NMETHODS; a++)
+                datfile_row(&d, "%s %ld %ld %d %d %ld %s %d %.6f %.6f %.6f %d %d %.1f %.3f", SS_DIST_NAME[dist], in.k.n,
+                            in.k.m, j.bits, j.part.pw, j.part.parts, SC_METHODS[a], threads, st[a].median, st[a].min,
+                            st[a].max, st[a].n, st[a].batch, in.k.n / (st[a].median * 1e-3) / 1e6,
+                            st[SC_RADIX].median / st[a].median);
+            fprintf(stderr, "  cpu %-9s n 2^%d m %10ld bits %2d | radix %8.3f ms [%.3f, %.3f] | hash_omp %8.3f ms (%5.2fx) "
+                    "| part_omp %8.3f ms [%.3f, %.3f] (%5.2fx radix, %5.2fx hash_omp)\n", SS_DIST_NAME[dist], lg, in.k.m,
+                    j.bits, st[0].median, st[0].min, st[0].max, st[1].median, st[0].median / st[1].median, st[2].median,
+                    st[2].min, st[2].max, st[0].median / st[2].median, st[1].median / st[2].median);
+            sc_job_free(&j);
+            ss_input_free(&in);
+        }
+    datfile_commit(&d);
+    return 0;
+}
+
+/* The CPU side of Table 4.2 extended: 2^21 .. 2^25 keys (--quick: 2^22), both distributions. */
+static int exp_sort_cpu(void *opts)
+{
+    const common_opts *o = (const common_opts *)opts;
+    return sc_run_all(o, o->quick ? SC_LOG2_MAX_QUICK : SC_LOG2_MAX);
 }
 
 #endif
