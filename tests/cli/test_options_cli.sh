@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One rule for options and outputs (issue 16, items 4-5; common/args.h, common/device.h,
+# One rule for options and outputs (common/args.h, common/device.h,
 # Makefile, plots/render.sh), checked on the built programs; none of these needs a GPU:
 #   - every bad option: ONE line (no second usage line), exit 2; integer bounds printed as
 #     integers; documented constraints checked (simplex2d --n >= 1, simplex3d --nmin a power
-#     of two, hashmesh --quick --max-log2 <= 18, --reps >= 1, fractals' exclusive modes);
+#     of two, hashmesh --quick --max-log2 <= 18, --reps >= 1, an unknown --exp);
 #   - volume lists only the options it uses;
 #   - an --out that cannot be written is exit 2 in every program (volume, simplex2d,
 #     hierarchize, neighbors), found before any work;
@@ -38,7 +38,7 @@ expect 0 simplex3d/simplex3d --help | grep -q -- '--nmin=V.*power' || cli_fail "
 out=$(expect 2 hashmesh/hashmesh --quick --max-log2=24); one_line "hashmesh --quick --max-log2=24" 'at most 18' "$out"
 out=$(expect 2 common/bandwidth --reps=0); one_line "bandwidth --reps=0" 'reps=0' "$out"
 out=$(expect 2 simplex2d/simplex2d --reps=0); one_line "simplex2d --reps=0" 'reps=0' "$out"
-out=$(expect 2 fractals/fractals --describe --draw); one_line "fractals --describe --draw" 'exclusive' "$out"
+out=$(expect 2 fractals/fractals --exp=nosuch); one_line "fractals --exp=nosuch" 'no such experiment' "$out"
 out=$(expect 2 simplex3d/volume --quick --nmax=4096); one_line "volume --quick --nmax=4096" 'at most 1024' "$out"
 out=$(expect 2 common/bandwidth --max-mib=0); one_line "bandwidth --max-mib=0" 'out of range \[1, 65536\]' "$out"
 
