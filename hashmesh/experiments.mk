@@ -14,7 +14,8 @@ FIG_DATS := $(R)_fig3_3_sort1d.dat $(R)_fig3_4_sort_ratio.dat $(R)_fig3_5_sort2d
 # beyond the paper: the baselines a user would pick (best.h, CUB radix on the 32-bit bucket
 # index), cold-cache timings, and past the perfect table (compact hash, clustered keys)
 BEST_DATS := $(R)_sort_best.dat $(R)_tab4_2_best.dat $(R)_tab4_2_best_cold.dat $(R)_tab4_1_best.dat \
-             $(R)_levmax_neigh.dat $(R)_clustered_sort.dat $(R)_sort_scale_uniform.dat
+             $(R)_levmax_neigh.dat $(R)_clustered_sort.dat $(R)_sort_scale_uniform.dat \
+             $(R)_sort_cpu_scale.dat
 
 run: $(FIG_DATS) $(R)_tab4_1_speedups.dat $(R)_tab4_2_hash_vs_radix.dat $(BEST_DATS)
 best: $(BEST_DATS)
@@ -55,4 +56,6 @@ $(R)_clustered_sort.dat: hashmesh      # 1D sort of clustered keys (Pareto gaps)
 	$(HM) --exp=clustered
 $(R)_sort_scale_uniform.dat $(R)_sort_scale_clustered.dat &: hashmesh  # GPU sorts to 2^27: paper hash, CUB radix32, partitioned hash
 	$(HM) --exp=sort_scale
+$(R)_sort_cpu_scale.dat: hashmesh      # CPU sorts on all cores: partitioned hash, OpenMP hash, OpenMP LSD radix
+	$(HM) --exp=sort_cpu
 .PHONY: best
