@@ -1,5 +1,6 @@
 # simplex3d/experiments.mk -- one rule per figure; every .dat file is a real target.
 #   speedup (GPU):  I = T_bb / T_map over n, per kernel     -> simplex3d_speedup_<kernel>.dat
+#                   (map: the map alone, no store; empty: the grid's launch alone)
 #                   (*-coarse: ours, the coarsened kernels, several configurations;
 #                   _nlist: sizes around nb = 2^k + 1; _rho<R>: other block sides)
 #   layout (host):  one z-slice of each map's threads        -> simplex3d_layout_<map>.dat
@@ -13,6 +14,7 @@ LAYOUT_RHO := 2
 run: $(VOLUME_DATS) \
      $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layout_$(m).dat) \
      $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
+     $(RESDIR)/simplex3d_speedup_map.dat $(RESDIR)/simplex3d_speedup_empty.dat \
      $(RESDIR)/simplex3d_speedup_triplet.dat $(RESDIR)/simplex3d_speedup_write_perthread.dat \
      $(RESDIR)/simplex3d_speedup_write_rho4.dat $(RESDIR)/simplex3d_speedup_write-coarse.dat \
      $(RESDIR)/simplex3d_speedup_write_nlist.dat $(RESDIR)/simplex3d_speedup_write_rho2.dat \

@@ -6,6 +6,11 @@
  * rho^3 threads -> cell (bx rho + tx, by rho + ty, bz rho + tz), kept iff x <= y <= z < n
  * (rho = 1, 2, 4 or 8, chosen at run time; blocks wholly inside skip the test).
  * Work:
+ *   S3_MAP      the map alone, no store instruction: the cell's x + y + z compared with a
+ *               run-time value it never takes, the branch to a trap that never executes (as
+ *               simplex2d's k_map; ptxas deletes any computation that reaches no side effect)
+ *   S3_EMPTY    no map, nothing: the launch of the map's grid alone (the floor of any
+ *               kernel on that grid)
  *   S3_DUMMY    the map's cost only: a store that never happens but depends on the cell
  *               (as in [NL] sec. 4.1, without the memory traffic)
  *   S3_WRITE    one 4-byte write per cell, into the blocked layout: element
@@ -19,7 +24,8 @@
  * k_coarse<map, work>: the write-coarse kernel (ours, see map.h): several map blocks per
  * CUDA block, the map evaluated per thread, 16-byte stores; k_check_elems: the strict check
  * of the whole blocked buffer (inside cells once, every other element untouched); k_fill16 and
- * k_check_fill16: the write ceiling and its check. */
+ * k_check_fill16: the write ceiling and its check; k_check_untouched: the empty kernel's (it wrote
+ * nothing). */
 #ifndef SIMPLEX3D_KERNELS_CUH
 #define SIMPLEX3D_KERNELS_CUH
 
@@ -27,7 +33,7 @@
 #include "map.h"
 #include "triplet.h"
 
-enum { S3_DUMMY = 0, S3_WRITE, S3_COUNT, S3_TRIPLET, S3_CHECK_COUNT, S3_CHECK_WRITE };
+enum { S3_DUMMY = 0, S3_WRITE, S3_COUNT, S3_TRIPLET, S3_CHECK_COUNT, S3_CHECK_WRITE, S3_MAP, S3_EMPTY };
 
 typedef struct {
     uint32_t *out;                 /* cells, blocked layout (write, count, checks) */
@@ -36,13 +42,15 @@ typedef struct {
     double *energy;                /* triplet: the sum */
     unsigned long long *wrong;     /* checks: mismatch count */
     uint64_t magic;                /* dummy: an element index no cell has (~0) */
+    uint32_t sentinel;             /* map: a value x + y + z never takes (~0; x + y + z < 3n) */
 } s3_args;
 
-/* The value the write kernel stores at element idx of the blocked layout: an odd-multiplier
- * hash, below 2^31 so it never equals the 0xFF poison. */
+/* The value the write kernel stores at element idx of the blocked layout: the index's low 31
+ * bits (one instruction), distinct for the 2^31 elements of any buffer up to 8 GiB and never
+ * the 0xFF poison. */
 static __host__ __device__ inline uint32_t s3_elem_value(uint64_t idx)
 {
-    return ((uint32_t)idx * 2654435761u) >> 1;
+    return (uint32_t)idx & 0x7FFFFFFFu;
 }
 
 /* Sum of v over the W lanes of a warp (W a power of two <= 32), by xor shuffles: every lane
@@ -74,8 +82,10 @@ typedef struct {
     uint32_t x0, y0, z0, full;
 } s3_blockinfo;
 
-/* 1 and the block's s3_blockinfo, or 0 (no work).  rho = 2^LR is a compile-time constant. */
-template <int MAP, int LR>
+/* 1 and the block's s3_blockinfo, or 0 (no work).  rho = 2^LR is a compile-time constant.
+ * BASE = 0 (the map kernel, which addresses no memory) leaves the layout's index out;
+ * E32 = 1 (launched only where p.elem32 holds) computes it in 32 bits, with no run-time test. */
+template <int MAP, int LR, int BASE, int E32>
 static __device__ __forceinline__ int s3_block_info(const s3_params &p, uint32_t ix, uint32_t iy, uint32_t iz,
                                                     s3_blockinfo *b)
 {
@@ -83,28 +93,33 @@ static __device__ __forceinline__ int s3_block_info(const s3_params &p, uint32_t
     if (!s3_block(MAP, &p, ix, iy, iz, &bx, &by, &bz)) return 0;
     b->x0 = bx << LR, b->y0 = by << LR, b->z0 = bz << LR;
     b->full = s3_block_full(bx, by, bz, 1u << LR, p.n);
-    b->base = s3_packed_block(&p, bx, by, bz) << (3 * LR);
+    if (!BASE) b->base = 0;
+    else if (E32) b->base = s3_packed32(bx, by, bz) << (3 * LR);
+    else b->base = s3_packed_block(&p, bx, by, bz) << (3 * LR);
     return 1;
 }
 
 /* The per-cell kernels (dummy, write, triplet; ours, modelled on [NL]'s 2D test kernels) and
  * the checks: one thread per cell, blocks of
- * rho^3 = 2^(3 LR) threads, rho a template parameter (chosen at run time by s3_launch_map). */
-template <int MAP, int WORK, int EVAL, int LR>
+ * rho^3 = 2^(3 LR) threads, rho a template parameter (chosen at run time by s3_launch_map).
+ * E32: element indices in 32 bits (the layout fits: p.elem32), for write, dummy and count. */
+template <int MAP, int WORK, int EVAL, int LR, int E32 = 0>
 __global__ void __launch_bounds__(1 << (3 * LR)) k_map(s3_params p, s3_args a)
 {
     constexpr uint32_t RHO = 1u << LR, R3 = 1u << (3 * LR), M = RHO - 1;
+    constexpr int BASE = WORK != S3_MAP;
+    if (WORK == S3_EMPTY) return;
     if (MAP == S3_BB && !(blockIdx.x <= blockIdx.y && blockIdx.y <= blockIdx.z)) return;
     const uint32_t t = threadIdx.x;
     s3_blockinfo b;
     if (EVAL == S3_EVAL_BLOCK) {
         __shared__ s3_blockinfo s_b;
         __shared__ int s_ok;
-        if (t == 0) s_ok = s3_block_info<MAP, LR>(p, blockIdx.x, blockIdx.y, blockIdx.z, &s_b);
+        if (t == 0) s_ok = s3_block_info<MAP, LR, BASE, E32>(p, blockIdx.x, blockIdx.y, blockIdx.z, &s_b);
         __syncthreads();
         if (!s_ok) return;
         b = s_b;
-    } else if (!s3_block_info<MAP, LR>(p, blockIdx.x, blockIdx.y, blockIdx.z, &b)) {
+    } else if (!s3_block_info<MAP, LR, BASE, E32>(p, blockIdx.x, blockIdx.y, blockIdx.z, &b)) {
         return;
     }
     /* the cell of this thread: t = tx + rho (ty + rho tz) */
@@ -139,6 +154,17 @@ __global__ void __launch_bounds__(1 << (3 * LR)) k_map(s3_params p, s3_args a)
         return;
     }
     if (!b.full && !s3_cell_inside(x, y, z, p.n)) return;
+    if (WORK == S3_MAP) {
+        if (x + y + z == a.sentinel) __trap();
+        return;
+    }
+    if (E32) { /* the element index in 32 bits, one wide multiply-add for the address */
+        const uint32_t e = (uint32_t)b.base + t;
+        if (WORK == S3_DUMMY && e == (uint32_t)a.magic) a.out[0] = x + y + z; /* magic: ~0, past any e */
+        if (WORK == S3_WRITE) a.out[e] = s3_elem_value(e);
+        if (WORK == S3_COUNT) atomicAdd(&a.out[e], 1u);
+        return;
+    }
     uint32_t *const blk = a.out + b.base; /* the block's rho^3 elements (block-uniform) */
     if (WORK == S3_DUMMY) {
         if (b.base + t == a.magic) a.out[0] = x + y + z;
@@ -223,9 +249,20 @@ static void s3_launch_map3(int work, dim3 g, cudaStream_t s, const s3_params &p,
 {
     const dim3 b(1u << (3 * LR));
     switch (work) {
-    case S3_DUMMY: k_map<MAP, S3_DUMMY, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
-    case S3_WRITE: k_map<MAP, S3_WRITE, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
-    case S3_COUNT: k_map<MAP, S3_COUNT, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
+    case S3_MAP: k_map<MAP, S3_MAP, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
+    case S3_EMPTY: k_map<MAP, S3_EMPTY, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
+    case S3_DUMMY:
+        if (p.elem32) k_map<MAP, S3_DUMMY, EVAL, LR, 1><<<g, b, 0, s>>>(p, a);
+        else k_map<MAP, S3_DUMMY, EVAL, LR><<<g, b, 0, s>>>(p, a);
+        break;
+    case S3_WRITE:
+        if (p.elem32) k_map<MAP, S3_WRITE, EVAL, LR, 1><<<g, b, 0, s>>>(p, a);
+        else k_map<MAP, S3_WRITE, EVAL, LR><<<g, b, 0, s>>>(p, a);
+        break;
+    case S3_COUNT:
+        if (p.elem32) k_map<MAP, S3_COUNT, EVAL, LR, 1><<<g, b, 0, s>>>(p, a);
+        else k_map<MAP, S3_COUNT, EVAL, LR><<<g, b, 0, s>>>(p, a);
+        break;
     case S3_TRIPLET: k_map<MAP, S3_TRIPLET, EVAL, LR><<<g, b, 0, s>>>(p, a); break;
     case S3_CHECK_COUNT: /* the checks run with the bb map, per-thread evaluation only */
     case S3_CHECK_WRITE:
@@ -338,6 +375,15 @@ __global__ void k_check_elems(s3_params p, const uint32_t *out, int what, uint64
     for (uint64_t e = (p.tet_blocks << (3 * lr)) + blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; e < guard_end;
          e += (uint64_t)gridDim.x * blockDim.x)
         bad += out[e] != (what ? 0xFFFFFFFFu : 0u);
+    if (bad) atomicAdd(wrong, bad);
+}
+
+/* The empty kernel's check: the elements [0, nelem) that no longer hold the 0xFF poison. */
+__global__ void k_check_untouched(const uint32_t *out, uint64_t nelem, unsigned long long *wrong)
+{
+    unsigned long long bad = 0;
+    for (uint64_t e = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; e < nelem; e += (uint64_t)gridDim.x * blockDim.x)
+        bad += out[e] != 0xFFFFFFFFu;
     if (bad) atomicAdd(wrong, bad);
 }
 

@@ -104,15 +104,18 @@ static inline HD uint64_t s3_packed(uint64_t x, uint64_t y, uint64_t z)
 
 /* The same in 32-bit arithmetic (the per-thread audit: no 64-bit products, no 64-bit division
  * by 6), exact for k <= S3_TET32_MAX_K, the last k with Tet(k) < 2^32 (Tet(2952) =
- * 4 291 795 704, Tet(2953) >= 2^32; asserted by the host test).  T(k) = k (k + 1) / 2 fits
- * (tri_number32); 3 divides k (k + 1) (k + 2), so it divides k + 2 or else T(k): dividing
- * that factor by 3 first keeps every intermediate below Tet(k). */
+ * 4 291 795 704, Tet(2953) >= 2^32; asserted by the host test).  Tet(k) = T(k) (k + 2) / 3
+ * exactly, so 3 Tet(k) = T(k) (k + 2) also modulo 2^32, and multiplying by the inverse of 3
+ * modulo 2^32 (0xAAAAAAAB: 3 x 0xAAAAAAAB = 2^33 + 1) gives Tet(k) mod 2^32 -- Tet(k) itself
+ * where it fits -- with T(k) mod 2^32 from tri_number32: three multiplications, no division,
+ * no branch.  (The earlier form divided whichever of T(k), k + 2 holds the factor 3: a
+ * multiply-high, a remainder test and a select, 12 more instructions per map block.) */
 #define S3_TET32_MAX_K 2952u
 #define S3_TET32_MAX_W 4291795704ull /* Tet(S3_TET32_MAX_K) */
+#define S3_INV3_MOD32 0xAAAAAAABu    /* 3^-1 modulo 2^32 */
 static inline HD uint32_t tet_number32(uint32_t k)
 {
-    const uint32_t t = tri_number32(k), k2 = k + 2;
-    return k2 % 3u == 0 ? t * (k2 / 3u) : (t / 3u) * k2;
+    return tri_number32(k) * (k + 2u) * S3_INV3_MOD32;
 }
 
 /* Packed block index for grids whose blocks all lie in D_nb with nb <= S3_TET32_MAX_K
@@ -252,13 +255,16 @@ typedef struct {
     uint64_t tet_blocks;      /* Tet(nb) */
     uint32_t idx32;           /* 1: nb <= S3_TET32_MAX_K, so packed block indices fit 32-bit
                                  arithmetic, and (lambda-exact) the grid holds <= 2^32 blocks */
+    uint32_t elem32;          /* 1: idx32 and Tet(nb) rho^3 < 2^32, so element indices of the
+                                 blocked layout fit 32-bit arithmetic too, below ~0u (n <= ~2944) */
     uint32_t N, half, zmain;  /* recursive-o1: N = pow2 >= nb, half = max(N/2, 1), main cube layers
                                  (recursive-o1-below: N = pow2 <= nb, the first piece) */
     uint32_t gzo1;            /* recursive-o1-below: grid layers of the first piece, recursive-o1(N) */
     uint32_t a0, b0, c0;      /* recursive-log: corner-form origin of this launch's sub-cube */
 } s3_params;
 
-/* The packed block index of ordered block (bx, by, bz): 32-bit arithmetic where it is exact. */
+/* The packed block index of ordered block (bx, by, bz): 32-bit arithmetic where it is exact
+ * (the kernels' E32 instance, launched where elem32 holds, calls s3_packed32 directly). */
 static inline HD uint64_t s3_packed_block(const s3_params *p, uint32_t bx, uint32_t by, uint32_t bz)
 {
     return p->idx32 ? (uint64_t)s3_packed32(bx, by, bz) : s3_packed(bx, by, bz);
@@ -316,43 +322,49 @@ static inline HD int s3_block_rlog(const s3_params *p, uint32_t ix, uint32_t iy,
  *   z >= zmain (slab of H = N/4 + 1 layers): r = half - 1 - y;  r = 0: the diagonal blocks
  *   i = x + half (z - zmain);  r > 0: b = 2^floor(log2 r) (a clz, [REC] eq. 14-15),
  *   q = x / b, (u, v, w) = (x - qb, r - b, z - zmain), w <= b.                  (eq. 23)
- * Volume (N/2)^2 (3N/4 + 2) -> 1.125 Tet(N): the 12.5% of eq. (24). */
-static inline HD int s3_ro1_core(uint32_t N, uint32_t half, uint32_t zmain, uint32_t nb, uint32_t ix,
-                                 uint32_t iy, uint32_t iz, uint32_t *bx, uint32_t *by, uint32_t *bz)
+ * Volume (N/2)^2 (3N/4 + 2) -> 1.125 Tet(N): the 12.5% of eq. (24).
+ * s3_ro1_core below: the map (half = N/2, zmain, nb); s3_ro1_fold: the fold of one cube. */
+
+/* The fold of one cube of side b at origin (o, o, o), cell (u, v, w) of its grid, w <= b: the
+ * three cases as selects, no branch (the kernels evaluate it once per warp):
+ *   w = b:   (o + u, o + b + v, o + b + v)   the diagonal plane y = z
+ *   u <= v:  (o + u, o + v,     o + b + w)   prism P1
+ *   u > v:   (o + w, o + b + v, o + b + u)   prism P2 (the fold)
+ * 0 for a block past nb (N rounded nb up to a power of two). */
+static inline HD int s3_ro1_fold(uint32_t b, uint32_t o, uint32_t u, uint32_t v, uint32_t w, uint32_t nb,
+                                 uint32_t *bx, uint32_t *by, uint32_t *bz)
 {
-    uint32_t b, o, u, v, w, x, y, z;
-    if (iz < zmain) {
-        b = N >> 1;
-        o = 0;
-        u = ix, v = iy, w = iz;
-    } else {
-        uint32_t zs = iz - zmain;
-        uint32_t r = half - 1 - iy;
-        if (r == 0) { /* the diagonal blocks (i, i, i) */
-            uint32_t i = ix + half * zs;
-            if (i >= nb) return 0;
-            *bx = *by = *bz = i;
-            return 1;
-        }
-        uint32_t lg = 31u - s3_clz32(r);
-        b = 1u << lg;
-        if (zs > b) return 0;
-        uint32_t q = ix >> lg;
-        o = (2u * q) << lg;
-        u = ix & (b - 1u), v = r - b, w = zs;
-    }
-    if (w == b) x = o + u, y = o + b + v, z = y;            /* diagonal plane y = z */
-    else if (u <= v) x = o + u, y = o + v, z = o + b + w;   /* prism P1 */
-    else x = o + w, y = o + b + v, z = o + b + u;           /* prism P2 (fold) */
-    if (z >= nb) return 0; /* N rounded nb up to a power of two */
+    const int plane = w == b, p1 = u <= v;
+    const uint32_t x = o + (plane || p1 ? u : w);
+    const uint32_t y = o + (plane || !p1 ? b + v : v);
+    const uint32_t z = plane ? y : o + b + (p1 ? w : u);
+    if (z >= nb) return 0;
     *bx = x, *by = y, *bz = z;
     return 1;
+}
+
+static inline HD int s3_ro1_core(uint32_t half, uint32_t zmain, uint32_t nb, uint32_t ix, uint32_t iy,
+                                 uint32_t iz, uint32_t *bx, uint32_t *by, uint32_t *bz)
+{
+    if (iz < zmain) /* the main cube: b = N/2 = half (zmain > 0 only for N >= 2), o = 0 */
+        return s3_ro1_fold(half, 0, ix, iy, iz, nb, bx, by, bz);
+    const uint32_t zs = iz - zmain, r = half - 1 - iy;
+    if (r == 0) { /* the diagonal blocks (i, i, i) */
+        const uint32_t i = ix + half * zs;
+        if (i >= nb) return 0;
+        *bx = *by = *bz = i;
+        return 1;
+    }
+    const uint32_t lg = 31u - s3_clz32(r), b = 1u << lg;
+    if (zs > b) return 0;
+    const uint32_t o = (2u * (ix >> lg)) << lg; /* 2 q b, q = floor(x / b) */
+    return s3_ro1_fold(b, o, ix & (b - 1u), r - b, zs, nb, bx, by, bz);
 }
 
 static inline HD int s3_block_ro1(const s3_params *p, uint32_t ix, uint32_t iy, uint32_t iz,
                                   uint32_t *bx, uint32_t *by, uint32_t *bz)
 {
-    return s3_ro1_core(p->N, p->half, p->zmain, p->nb, ix, iy, iz, bx, by, bz);
+    return s3_ro1_core(p->half, p->zmain, p->nb, ix, iy, iz, bx, by, bz);
 }
 
 /* The grid of recursive-o1 for N = 2^k blocks per side: half x half x gz blocks, the main
@@ -394,7 +406,7 @@ static inline HD uint64_t s3_ro1_volume(uint32_t N)
 static inline HD int s3_block_ro1b(const s3_params *p, uint32_t ix, uint32_t iy, uint32_t iz,
                                    uint32_t *bx, uint32_t *by, uint32_t *bz)
 {
-    if (iz < p->gzo1) return s3_ro1_core(p->N, p->half, p->zmain, p->N, ix, iy, iz, bx, by, bz);
+    if (iz < p->gzo1) return s3_ro1_core(p->half, p->zmain, p->N, ix, iy, iz, bx, by, bz);
     uint64_t w = ix + (uint64_t)p->gx * (iy + (uint64_t)p->gy * (iz - p->gzo1));
     uint32_t o = 0, s = p->nb, P = p->N;
     for (;;) { /* D_s at (o, o, o), P = top bit of s; its D_P is already covered */
@@ -429,7 +441,7 @@ static inline HD int s3_block_ro1b(const s3_params *p, uint32_t ix, uint32_t iy,
         sz = (uint64_t)hh * hh * gz;
         if (w < sz) {
             const uint32_t lhh = 31u - s3_clz32(hh);
-            if (!s3_ro1_core(P, hh, zm, P, (uint32_t)w & (hh - 1), (uint32_t)(w >> lhh) & (hh - 1),
+            if (!s3_ro1_core(hh, zm, P, (uint32_t)w & (hh - 1), (uint32_t)(w >> lhh) & (hh - 1),
                              (uint32_t)(w >> (2 * lhh)), bx, by, bz))
                 return 0;
             *bx += o, *by += o, *bz += o;
@@ -596,6 +608,7 @@ static inline int s3_plan(int map, uint32_t n, uint32_t rho, s3_params *p)
     if (p->gy > 65535 || p->gz > 65535) return -1;
     p->idx32 = p->nb <= S3_TET32_MAX_K &&
                (map != S3_LAMBDA_EXACT || (uint64_t)p->gx * p->gy * p->gz <= (1ull << 32));
+    p->elem32 = p->idx32 && (p->tet_blocks << (3 * p->lrho)) < (1ull << 32);
     return 0;
 }
 

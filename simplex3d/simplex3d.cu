@@ -4,10 +4,11 @@
  * EXPERIMENTS (at the end, `--exp=list` prints it) names every experiment.  The six speedup
  * experiments are one sweep with the experiment's kernel: for each n (powers of two, --n or
  * --nlist), each coarse configuration and each map (bb first), a run_case (common/runcase.h):
- *   write, dummy (and -coarse)  the written values in a 0xFF-poisoned buffer (dummy: a write
- *                               run of the same map), then a count run: every cell of D_n
- *                               exactly once (-coarse: every element of the buffer and a guard
- *                               zone, k_check_elems; otherwise a bb-mapped check kernel)
+ *   write, dummy, map (and -coarse)  the written values in a 0xFF-poisoned buffer (dummy,
+ *                               map: a write run of the same map), then a count run: every
+ *                               cell of D_n exactly once (-coarse: every element of the buffer
+ *                               and a guard zone, k_check_elems; otherwise a bb-mapped check)
+ *   empty                       the buffer still all poison after the run (it writes nothing)
  *   triplet (and -coarse)       the Axilrod-Teller energy against a double CPU reference
  * then timed (every launch of the map; recursive-log's on --streams streams); one row per
  * (n, map) into <out>/simplex3d_speedup_<kernel>[_perthread][_rho<R>][_nlist].dat with
@@ -182,9 +183,23 @@ static size_t case_check_cells(s3_case *k)
     return wrong;
 }
 
+/* empty: the run left every element of the span poisoned (the kernel writes nothing). */
+static size_t case_check_untouched(s3_case *k)
+{
+    unsigned long long wrong = 0;
+    CHECK_CUDA(cudaMemsetAsync(k->d_wrong, 0, sizeof wrong, k->s));
+    k_check_untouched<<<GRID_STRIDE_BLOCKS(16), 256, 0, k->s>>>(k->rc.a.out, k->span / 4, k->d_wrong);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemcpyAsync(&wrong, k->d_wrong, sizeof wrong, cudaMemcpyDeviceToHost, k->s));
+    CHECK_CUDA(cudaStreamSynchronize(k->s));
+    if (wrong) fprintf(stderr, "FAILED: %s: the empty kernel changed %llu elements\n", k->label, wrong);
+    return wrong;
+}
+
 static size_t case_check(void *p)
 {
     s3_case *k = (s3_case *)p;
+    if (k->rc.work == S3_EMPTY) return case_check_untouched(k);
     if (k->rc.work != S3_TRIPLET) return case_check_cells(k);
     double e = 0;
     CHECK_CUDA(cudaMemcpy(&e, k->rc.a.energy, sizeof e, cudaMemcpyDeviceToHost));
@@ -405,7 +420,7 @@ static void s3_measure(const s3_opts *o, s3_gpu *g, datfile *d, uint32_t n, uint
     }
     uint32_t *launches = map == S3_RECURSIVE_LOG ? s3_launch_list(map, &c->p, &c->nl) : NULL;
     c->launches = launches;
-    c->a.out = g->d_out, c->a.magic = ~0ull, c->a.pos = g->d_pos, c->a.npart = n + 2, c->a.energy = g->d_energy;
+    c->a.out = g->d_out, c->a.magic = ~0ull, c->a.sentinel = ~0u, c->a.pos = g->d_pos, c->a.npart = n + 2, c->a.energy = g->d_energy;
     k.s = g->s, k.d_wrong = g->d_wrong, k.e_ref = g->e_ref, k.e_abs = g->e_abs;
     k.span = (size_t)c->p.tet_blocks * o->rho * o->rho * o->rho * 4 + (o->coarse ? S3_GUARD_BYTES : 0);
     if (o->coarse) snprintf(k.label, sizeof k.label, "%s n=%u %ux%u", s3_map_name(map), n, 1u << c->lc, 1u << c->ltpm);
@@ -478,6 +493,8 @@ static const experiment EXPERIMENTS[] = {
      * six speedup experiments are one sweep, with the kernel the name says */
     {"write", "[NL] eq. 18-19 (3D)", "I = T_bb / T_map vs n: one thread writes each cell (the headline)", exp_speedup},
     {"dummy", "[NL] sec. 4.1, in 3D", "I vs n: the map's cost only (a store that never happens)", exp_speedup},
+    {"map", "[NL] sec. 4.1, in 3D", "I vs n: the map alone, no store (a trap that never happens)", exp_speedup},
+    {"empty", "beyond the papers", "I vs n: an empty kernel on the map's grid (the launch alone)", exp_speedup},
     {"triplet", "[REC] sec. I", "I vs n: Axilrod-Teller energy of N = n + 2 particles", exp_speedup},
     {"write-coarse", "beyond the papers", "I vs n: several map blocks per CUDA block, 16-byte stores", exp_speedup},
     {"dummy-coarse", "beyond the papers", "I vs n: the coarsened kernel's loop without its stores", exp_speedup},
@@ -592,7 +609,11 @@ static void s3_check_options(s3_opts *o, const experiment *e)
     }
     o->kernel = e->name;
     o->coarse = strstr(o->kernel, "-coarse") != NULL;
-    o->work = !strncmp(o->kernel, "dummy", 5) ? S3_DUMMY : !strncmp(o->kernel, "write", 5) ? S3_WRITE : S3_TRIPLET;
+    o->work = !strncmp(o->kernel, "dummy", 5) ? S3_DUMMY
+              : !strncmp(o->kernel, "write", 5) ? S3_WRITE
+              : !strcmp(o->kernel, "map")       ? S3_MAP
+              : !strcmp(o->kernel, "empty")     ? S3_EMPTY
+                                                : S3_TRIPLET;
     o->ncfg = 1; /* the per-cell kernels: one "configuration" */
     if (o->coarse) s3_coarse_configs(o);
     s3_sizes(o);

@@ -17,13 +17,13 @@ for m in bb lambda-cubic lambda-exact recursive-log recursive-o1 recursive-o1-be
 done
 # the experiment table, without a GPU
 list=$(expect 0 $prog --exp=list)
-for e in write dummy triplet write-coarse dummy-coarse triplet-coarse layout; do
+for e in write dummy map empty triplet write-coarse dummy-coarse triplet-coarse layout; do
   grep -qE "^  $e " <<<"$list" || { echo "FAILED: --exp=list does not list $e"; fail=1; }
 done
 # no experiment, or an unknown one: one line naming the choices, exit 2
 for bad in "" "--exp=speedup" "--exp=write-coarse2"; do
   out=$(expect 2 $prog $bad)
-  { [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q '^error: .*write dummy triplet .* layout' <<<"$out"; } ||
+  { [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q '^error: .*write dummy map empty triplet .* layout' <<<"$out"; } ||
     { echo "FAILED: '$bad' should print one error line naming the experiments:"; echo "$out"; fail=1; }
 done
 # bad input: exactly one error line about the input itself (not the experiment), exit 2
@@ -63,6 +63,16 @@ $prog --exp=write --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2
 case $rc in 0|77) ;; *) echo "FAILED: GPU mode exit $rc"; cat "$tmp/g.log"; fail=1;; esac
 $prog --exp=write-coarse --n=8 --rho=2 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
 case $rc in 0|77) ;; *) echo "FAILED: write-coarse GPU mode exit $rc"; cat "$tmp/g.log"; fail=1;; esac
+# the map kernel (no store) and the empty kernel: every map verified, one row each
+for e in map empty; do
+  $prog --exp=$e --n=40 --rho=4 --reps=1 --warmup=0 --out="$tmp" >"$tmp/g.log" 2>&1; rc=$?
+  case $rc in
+    0) rows=$(grep -cv '^#\|^kernel' "$tmp/simplex3d_speedup_${e}_rho4.dat")
+       [ "$rows" -eq 6 ] || { echo "FAILED: --exp=$e wrote $rows rows, want one per map (6)"; fail=1; } ;;
+    77) ;;
+    *) echo "FAILED: --exp=$e GPU mode exit $rc"; cat "$tmp/g.log"; fail=1;;
+  esac
+done
 # volume: host only, its four files
 expect 0 $vol --quick --out="$tmp/v" >/dev/null
 for f in bb m3 m search; do

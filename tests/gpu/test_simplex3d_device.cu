@@ -1,6 +1,8 @@
 /* test_simplex3d_device.cu -- the maps on the device (simplex3d/kernels.cuh), at awkward
  * and experiment sizes (to n = 1032, including nb = 2^k - 1 and 2^k + 1 for every map):
- * atomic counters per cell, every cell of D_n counted exactly once, both --eval modes;
+ * atomic counters per cell, every cell of D_n counted exactly once, the written values in a
+ * poisoned buffer, both --eval modes and both element-index widths (32-bit instance and
+ * 64-bit), the map kernel (no trap) and the empty kernel (nothing written);
  * lambda-exact's block coordinates (64-bit and the audit's 32-bit function) equal the host's
  * for every block index of the largest experiment grid (n = 4096, rho = 8), the 32-bit one
  * also at every 997th index below 2^32; lambda-cubic's first wrong index on this GPU;
@@ -31,21 +33,40 @@ static void launch_any(int map, int eval, int work, const s3_params &p, const s3
     free(l);
 }
 
-/* cells not counted exactly once, or -1 if the map cannot take the size */
-static long long coverage(int map, int eval, uint32_t n, uint32_t rho, uint32_t *d_cnt, unsigned long long *d_wrong)
+/* cells not counted exactly once, plus cells whose written value is wrong (a write into a
+ * poisoned buffer), plus elements the empty kernel changed; -1 if the map cannot take the
+ * size.  e32 = 0 forces the 64-bit element indices where the 32-bit instance would run (both
+ * are checked); the map kernel (no store) runs too: a trap it must never reach would fail the
+ * launch. */
+static long long coverage(int map, int eval, uint32_t n, uint32_t rho, int e32, uint32_t *d_cnt,
+                          unsigned long long *d_wrong)
 {
     s3_params p, pb;
     if (s3_plan(map, n, rho, &p)) return -1;
+    if (!e32) p.elem32 = 0;
     s3_plan(S3_BB, n, rho, &pb);
     size_t bytes = (size_t)p.tet_blocks * rho * rho * rho * 4;
     CHECK_CUDA(cudaMemset(d_cnt, 0, bytes));
     CHECK_CUDA(cudaMemset(d_wrong, 0, sizeof *d_wrong));
     s3_args a = {};
-    a.out = d_cnt, a.wrong = d_wrong;
+    a.out = d_cnt, a.wrong = d_wrong, a.magic = ~0ull, a.sentinel = ~0u;
     launch_any(map, eval, S3_COUNT, p, a);
     CHECK_LAUNCH();
     launch_any(S3_BB, 0, S3_CHECK_COUNT, pb, a);
     CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemset(d_cnt, 0xFF, bytes));
+    launch_any(map, eval, S3_WRITE, p, a);
+    CHECK_LAUNCH();
+    launch_any(S3_BB, 0, S3_CHECK_WRITE, pb, a);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaMemset(d_cnt, 0xFF, bytes));
+    launch_any(map, eval, S3_MAP, p, a);
+    launch_any(map, eval, S3_EMPTY, p, a);
+    launch_any(map, eval, S3_DUMMY, p, a);
+    CHECK_LAUNCH();
+    k_check_untouched<<<256, 256>>>(d_cnt, bytes / 4, d_wrong);
+    CHECK_LAUNCH();
+    CHECK_CUDA(cudaDeviceSynchronize()); /* a trap of the map kernel shows here */
     unsigned long long w = 0;
     CHECK_CUDA(cudaMemcpy(&w, d_wrong, sizeof w, cudaMemcpyDeviceToHost));
     return (long long)w;
@@ -147,12 +168,13 @@ int main(void)
             s3_params p;
             T_EQ_INT(s3_plan(map, n, rho, &p), 0);
             if (map == S3_LAMBDA_CUBIC && p.tet_blocks > first) continue;
-            for (int eval = 0; eval < 2; eval++) {
-                long long bad = coverage(map, eval, n, rho, d_cnt, d_wrong);
-                printf("%-14s n=%5u rho=%u eval=%s: %lld cells not covered exactly once\n", s3_map_name(map), n, rho,
-                       eval ? "block" : "thread", bad);
-                T_EQ_INT(bad, 0);
-            }
+            for (int eval = 0; eval < 2; eval++)
+                for (int e32 = p.elem32; e32 >= 0; e32--) {
+                    long long bad = coverage(map, eval, n, rho, e32, d_cnt, d_wrong);
+                    printf("%-14s n=%5u rho=%u eval=%s %s: %lld cells not covered exactly once or wrongly written\n",
+                           s3_map_name(map), n, rho, eval ? "block" : "thread", e32 ? "32-bit" : "64-bit", bad);
+                    T_EQ_INT(bad, 0);
+                }
         }
 
     /* write-coarse: every map, awkward sizes, configurations (log2 map blocks per CUDA block,

@@ -286,6 +286,20 @@ int main(void)
     T_EQ_INT(p.idx32, 1);
     T_EQ_INT(s3_plan(S3_LAMBDA_EXACT, 8 * S3_TET32_MAX_K, 8, &p), 0); /* grid 1626^3 > 2^32 */
     T_EQ_INT(p.idx32, 0);
+    /* elem32: element indices Tet(nb) rho^3 of the blocked layout below 2^32, the largest
+     * n on each side of the limit for rho = 1, 2, 4, 8 (and never without idx32) */
+    for (uint32_t rho = 1; rho <= 8; rho *= 2) {
+        uint32_t nb = 1;
+        while (tet_number(nb + 1) * rho * rho * rho < (1ull << 32)) nb++;
+        T_EQ_INT(s3_plan(S3_RECURSIVE_O1, nb * rho, rho, &p), 0);
+        T_EQ_INT(p.elem32, nb <= S3_TET32_MAX_K);
+        T_EQ_INT(s3_plan(S3_RECURSIVE_O1, nb * rho + 1, rho, &p), 0);
+        T_EQ_INT(p.elem32, 0);
+    }
+    T_EQ_INT(s3_plan(S3_BB, 1024, 8, &p), 0);
+    T_EQ_INT(p.elem32, 1);
+    T_EQ_INT(s3_plan(S3_BB, 8 * S3_TET32_MAX_K + 1, 8, &p), 0);
+    T_EQ_INT(p.elem32, 0);
     free(cnt);
     return T_DONE();
 }
