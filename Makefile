@@ -1,4 +1,4 @@
-# Top-level Makefile of the collection (CONVENTIONS.md, section 7).
+# Top-level Makefile of the collection (common/README.md, "Make").
 #   make all          build common/bandwidth and every paper directory that exists
 #   make run          measure everything, one directory at a time (GPU runs never overlap)
 #   make quick        make run QUICK=1: small sweeps into <dir>/results-quick/

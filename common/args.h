@@ -49,8 +49,8 @@ typedef struct {
 #define ARGS_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define ARG_POW2 "pow2" /* in the choices field of an ARG_INT/ARG_LONG: a power of two */
 
-/* The options every main program shares (CONVENTIONS.md, section 4). warmup/reps of -1
- * mean "the default": 3 and 10, or 1 and 3 with --quick (CONVENTIONS.md, section 5). */
+/* The options every main program shares (common/README.md, "The program contract"). warmup/reps of -1
+ * mean "the default": 3 and 10, or 1 and 3 with --quick (common/README.md, "Timing"). */
 typedef struct {
     int device, warmup, reps, batch, quick, help;
     long long seed;

@@ -1,4 +1,4 @@
-/* bench.h -- how every number in this collection is measured (CONVENTIONS.md, section 5).
+/* bench.h -- how every number in this collection is measured (common/README.md, "Timing").
  *
  * A measurement is: `warmup` untimed runs, then `reps` samples; each sample times `batch`
  * back-to-back runs and is divided by `batch`.  Reported: median (the headline), min, max,
@@ -22,7 +22,7 @@
 
 #define BENCH_MIN_SAMPLE_MS 1.0 /* auto batch: a sample spans at least this long */
 #define BENCH_MAX_BATCH 4096    /* auto batch never exceeds this */
-#define BENCH_SPREAD_WARN 0.10  /* CONVENTIONS.md 5: warn when (max-min)/median > 10% */
+#define BENCH_SPREAD_WARN 0.10  /* common/README.md "Timing": warn when (max-min)/median > 10% */
 
 typedef struct {
     double median, min, max, mean, sd; /* ms per run */

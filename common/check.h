@@ -1,7 +1,8 @@
 /* check.h -- fail loudly and early.
  *
  * DIE(...)        runtime error: message on stderr, exit 1.
- * DIE_USAGE(...)  bad input or bad options: message on stderr, exit 2 (CONVENTIONS.md, 3).
+ * DIE_USAGE(...)  bad input or bad options: message on stderr, exit 2 (common/README.md,
+ *                 "Exit codes").
  * CHECK_CUDA(x)   every CUDA runtime call: prints file:line, the call's text, the error's
  *                 name and description, then exits 1.
  * CHECK_LAUNCH()  after every kernel launch: cudaGetLastError; compiled with -DDEBUG_SYNC

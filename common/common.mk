@@ -1,4 +1,4 @@
-# common.mk -- included by every directory's Makefile (CONVENTIONS.md, section 7).
+# common.mk -- included by every directory's Makefile (common/README.md, "Make").
 #
 #   make                  build the directory's programs for ARCH
 #   make ARCH=sm_80       build for another GPU (CUDA 13: sm_75 and newer)

@@ -1,4 +1,4 @@
-/* datfile.h -- the .dat files every figure is drawn from (CONVENTIONS.md, section 3).
+/* datfile.h -- the .dat files every figure is drawn from (common/README.md, "Data files").
  *
  * Layout: `# key: value` metadata lines, then ONE bare header row of column names (units in
  * the names: median_ms, gbs, speedup_x), then whitespace-separated rows.  gnuplot reads it

@@ -1,6 +1,6 @@
 /* fileio.h -- guards for the tools that read the user's files and write a file of their own
  * (plain C, header-only).  Each fault is ONE line on stderr and exit 2 (bad input,
- * CONVENTIONS.md section 3), found before any work is done:
+ * common/README.md, "Exit codes"), found before any work is done:
  *
  *   fileio_check_out(out, ins, n)   the output must not be one of the inputs (same inode,
  *                                   also through ./, ../, symlinks and hard links; a not yet

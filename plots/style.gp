@@ -109,7 +109,7 @@ set style line 28 lc rgb '#17becf' pt 12 dt 1   # bisection
 ls_bisection = 28
 set style line 29 lc rgb '#e377c2' pt 13 dt 2   # sort-based (remap, Listing 4)
 ls_sortbased = 29
-# hashing: the strongest baselines and the compact hash (hashmesh, issue 12); all-core
+# hashing: the strongest baselines and the compact hash (hashmesh, beyond the paper); all-core
 # variants keep their method's colour and point, dashed
 set style line 33 lc rgb '#bcbd22' pt 3  dt 1   # introsort (std::sort-class)
 ls_introsort = 33
@@ -140,7 +140,7 @@ ls_write = 32
 set style line 40 lc rgb '#555555' lw 1 dt 2 pt 0
 ls_bound = 40
 
-# ---- distributed runs (issue 14): one style per rank count, one per phase ----
+# ---- distributed runs (neighbors-mpi, lambda-mpi): one style per rank count, one per phase ----
 set style line 60 lc rgb '#1f77b4' pt 7  dt 1   # 1 rank (GPU)
 ls_ranks1 = 60
 set style line 61 lc rgb '#d62728' pt 5  dt 1   # 2 ranks (GPUs)

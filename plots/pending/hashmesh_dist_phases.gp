@@ -1,4 +1,4 @@
-# plots/hashmesh_dist_phases.gp -- issue 14: time per phase of the distributed neighbour finding on 2 ranks.
+# plots/hashmesh_dist_phases.gp -- beyond the paper: time per phase of the distributed neighbour finding on 2 ranks.
 # inputs: hashmesh_dist_scaling_gpu_p2.dat
 # Reads datadir/hashmesh_dist_scaling_<backend>_p2.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_phases.pdf|png).
 # x: AMR cells n (log); y: time (ms, log): each phase barrier-timed alone (the slowest rank); the setup phases

@@ -1,4 +1,4 @@
-# plots/hashmesh_dist_scaling.gp -- issue 14 (after Robey, Nicholaeff, Robey, sec. 5's open problem): distributed 2D neighbours (Listing 2) on 1 and 2 GPUs.
+# plots/hashmesh_dist_scaling.gp -- beyond the paper (Robey, Nicholaeff, Robey, sec. 5's open problem): distributed 2D neighbours (Listing 2) on 1 and 2 GPUs.
 # inputs: hashmesh_dist_scaling_gpu_p1.dat hashmesh_dist_scaling_gpu_p2.dat
 # Reads datadir/hashmesh_dist_scaling_<backend>_p{1,2}.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_scaling.pdf|png).
 # Left (strong scaling): x: AMR cells n (log); y: neighbour step = ghost exchange + hash build + query (ms, log), median with [min, max].

@@ -1,4 +1,4 @@
-# plots/simplex2d_dist_lambda.gp -- issue 14 (after Navarro et al., arXiv:1609.01490): a triangle split across GPUs by lambda-exact block ranges.
+# plots/simplex2d_dist_lambda.gp -- beyond the paper (after Navarro et al., arXiv:1609.01490): a triangle split across GPUs by lambda-exact block ranges.
 # inputs: simplex2d_dist_lambda_p1.dat simplex2d_dist_lambda_p2.dat
 # Reads datadir/simplex2d_dist_lambda_p{1,2}.dat (simplex2d/lambda-mpi). Output: outfile (plots/out/simplex2d_dist_lambda.pdf|png).
 # x: triangle side n (log); y: barrier-timed kernel time (ms, log), median with [min, max]; write and EDM 4D on 1 and 2 GPUs.
