@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tools that read the user's file and write one (issue 16, items 1-2; common/fileio.h):
+# Tools that read the user's file and write one (common/fileio.h):
 #   hashmesh/neighbors never overwrites its input (--out = --in, ./, ../, a symlink, a hard
 #   link): exit 2, one line, the input unchanged; --out naming a device, a directory or a
 #   missing directory: exit 2 ("cannot write"); --in=/dev/zero, an endless pipe, a huge
