@@ -56,7 +56,7 @@ static int exp_draw(void *opts)
     return 0;
 }
 
-/* One launch of bb or lambda (--fractal, --r, --map, --rho): `x y block thread` of every
+/* One launch of a map (--fractal, --r, --map, --rho): `x y block thread` of every
  * thread that has a cell, after a header naming the launch grid. */
 static int exp_launch(void *opts)
 {
@@ -64,11 +64,14 @@ static int exp_launch(void *opts)
     char err[256];
     if (!o->one) DIE_USAGE("--exp=launch needs one --fractal=NAME");
     if (o->r < 0) DIE_USAGE("--exp=launch needs --r=R");
-    if (!strcmp(o->map, "all")) DIE_USAGE("--exp=launch needs --map=bb|lambda|lambda-thread");
+    if (!strcmp(o->map, "all")) DIE_USAGE("--exp=launch needs --map=bb|bb-skip|bb-block|lambda|lambda-thread");
     uint32_t rho = o->rho ? (uint32_t)o->rho : (uint32_t)o->one->s;
     fractal_launch L;
-    if (fractal_launch_init(&L, o->one, o->r, rho, strcmp(o->map, "bb") ? FRACTAL_MAP_LAMBDA : FRACTAL_MAP_BB, err, sizeof err))
-        DIE_USAGE("%s", err);
+    const fractal_map_kind kind = !strcmp(o->map, "bb")        ? FRACTAL_MAP_BB
+                                  : !strcmp(o->map, "bb-skip")  ? FRACTAL_MAP_BB_SKIP
+                                  : !strcmp(o->map, "bb-block") ? FRACTAL_MAP_BB_BLOCK
+                                                                : FRACTAL_MAP_LAMBDA;
+    if (fractal_launch_init(&L, o->one, o->r, rho, kind, err, sizeof err)) DIE_USAGE("%s", err);
     if (fractal_launch_threads(&L) > MAX_LAYOUT_THREADS)
         DIE_USAGE("--exp=launch: %llu threads is too many lines; choose a smaller --r", (unsigned long long)fractal_launch_threads(&L));
     printf("# fractal=%s map=%s r=%d n=%u rho=%u rb=%d grid=%ux%u block=%ux%u threads=%llu cells=%llu\n", o->one->name,
@@ -79,7 +82,7 @@ static int exp_launch(void *opts)
         for (uint32_t bx = 0; bx < L.gx; bx++)
             for (uint32_t ty = 0; ty < L.rho; ty++)
                 for (uint32_t tx = 0; tx < L.rho; tx++) {
-                    uint32_t x, y;
+                    uint32_t x = 0, y = 0;
                     if (fractal_launch_cell(&L, bx, by, tx, ty, &x, &y))
                         printf("%u %u %llu %u\n", x, y, (unsigned long long)by * L.gx + bx, ty * L.rho + tx);
                 }
@@ -93,7 +96,7 @@ static void layout_rows(datfile *d, const nbb_fractal *f, const fractal_launch *
         for (uint32_t bx = 0; bx < L->gx; bx++)
             for (uint32_t ty = 0; ty < L->rho; ty++)
                 for (uint32_t tx = 0; tx < L->rho; tx++) {
-                    uint32_t x, y;
+                    uint32_t x = 0, y = 0;
                     int works = fractal_launch_cell(L, bx, by, tx, ty, &x, &y);
                     datfile_row(d, "%s %d %u %u %s %u %u %u %u %llu %d", f->name, L->r, L->n, L->rho, map, bx * L->rho + tx,
                                 by * L->rho + ty, x, y, (unsigned long long)by * L->gx + bx, works);

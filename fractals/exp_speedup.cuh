@@ -1,15 +1,23 @@
 /* fractals/exp_speedup.cuh -- the speedup sweep: lambda(omega) (sections 3-4) against the bounding
  * box on every fractal of Table 1, running one work kernel of section 6 (--work=sw|rd|ca).
  *
- * For every fractal, level r and block side rho, each map (bb, lambda, lambda-thread,
- * lambda-par) is verified against the CPU / brute-force reference and then timed
- * (driver.cuh: fractal_measure).  -> fractals_speedup_<work>.dat (every rho) and
- * fractals_best_<work>.dat (each map at its fastest rho, per level). */
+ * For every fractal, level r and block side rho, each map (bb, bb-skip, bb-block, lambda,
+ * lambda-thread, lambda-par) is verified against the CPU / brute-force reference and then
+ * timed (driver.cuh: fractal_measure).  -> fractals_speedup_<work>.dat (every rho) and
+ * fractals_best_<work>.dat (each map at its fastest rho, per level).  bb-skip and bb-block
+ * are ours: the paper's bb with the early exits a user would write (kernels.cuh); bb-skip
+ * only where it applies (a fractal in the lower triangle: the Sierpinski triangle). */
 #ifndef FRACTALS_EXP_SPEEDUP_CUH
 #define FRACTALS_EXP_SPEEDUP_CUH
 
-typedef enum { MAP_BB, MAP_LAMBDA, MAP_LAMBDA_THREAD, MAP_LAMBDA_PAR, MAP_COUNT } fractals_map;
-static const char *const MAP_NAMES[MAP_COUNT] = {"bb", "lambda", "lambda-thread", "lambda-par"};
+typedef enum { MAP_BB, MAP_BB_SKIP, MAP_BB_BLOCK, MAP_LAMBDA, MAP_LAMBDA_THREAD, MAP_LAMBDA_PAR, MAP_COUNT } fractals_map;
+static const char *const MAP_NAMES[MAP_COUNT] = {"bb", "bb-skip", "bb-block", "lambda", "lambda-thread", "lambda-par"};
+
+/* bb-skip runs only on a fractal in the lower triangle (fractal_lower_triangular). */
+static int speedup_map_applies(fractals_map m, const nbb_fractal *f)
+{
+    return m != MAP_BB_SKIP || fractal_lower_triangular(f);
+}
 
 /* The data files of one sweep: every rho (d) and each map's best rho per level (best). */
 typedef struct {
@@ -87,6 +95,9 @@ static void speedup_open(const fractals_opts *o, const char *gpu, speedup_files 
     datfile_open(&F->d, o->c.out, name, &meta);
     datfile_meta(&F->d, "columns", "median_ms/min_ms/max_ms per launch; speedup_x = bb median / this map's median "
                                    "(same fractal, r, rho); threads = launched threads; cells = k^r");
+    datfile_meta(&F->d, "maps", "bb-skip: bb whose blocks above the diagonal (bx > by) return first, only for fractals in "
+                                "the lower triangle x <= y; bb-block: bb whose blocks that are not a cell of the fractal at "
+                                "the block level return first (ours, baselines beside the paper's bb)");
     if (F->work == FRACTAL_CA) datfile_meta(&F->d, "rule", "B3/S23 on the Moore neighbourhood, non-fractal cells always dead");
     datfile_columns(&F->d, "fractal k s r n rho rb map median_ms min_ms max_ms speedup_x threads blocks cells batch");
     snprintf(name, sizeof name, "fractals_best_%s.dat", w);
@@ -102,6 +113,8 @@ static bench_stats speedup_measure(fractals_map map, const fractal_launch *Lb, c
 {
     switch (map) {
     case MAP_BB: return fractal_measure(bb_map::make(*Lb), p, F->work, label, &o->c, &F->d);
+    case MAP_BB_SKIP: return fractal_measure(bb_skip_map::make(*Lb), p, F->work, label, &o->c, &F->d);
+    case MAP_BB_BLOCK: return fractal_measure(bb_block_map::make(*Lb), p, F->work, label, &o->c, &F->d);
     case MAP_LAMBDA: return fractal_measure(lambda_map_t::make(*Ll), p, F->work, label, &o->c, &F->d);
     case MAP_LAMBDA_THREAD: return fractal_measure(lambda_thread_map::make(*Ll), p, F->work, label, &o->c, &F->d);
     default: return fractal_measure(lambda_par_map::make(*Ll), p, F->work, label, &o->c, &F->d);
@@ -128,10 +141,11 @@ static void speedup_rho(const fractals_opts *o, speedup_files *F, fractal_proble
     fprintf(stderr, "%-19s %s r=%2d n=%-8u rho=%2u:", f->name, fractal_work_name(F->work), p->r, Lb.n, rho);
     for (int mi = 0; mi < nmaps; mi++) {
         char label[200], sp[32];
+        if (!speedup_map_applies(maps[mi], f)) continue;
         snprintf(label, sizeof label, "%s r=%d rho=%u map=%s work=%s", f->name, p->r, rho, MAP_NAMES[maps[mi]],
                  fractal_work_name(F->work));
         bench_stats st = speedup_measure(maps[mi], &Lb, &Ll, p, o, F, label);
-        const fractal_launch *Lm = maps[mi] == MAP_BB ? &Lb : &Ll;
+        const fractal_launch *Lm = maps[mi] <= MAP_BB_BLOCK ? &Lb : &Ll; /* the bb kinds: bb's grid */
         if (maps[mi] == MAP_BB) bb_ms = st.median;
         if (st.median < best_ms[mi]) {
             best_ms[mi] = st.median;
@@ -159,8 +173,9 @@ static void speedup_level(const fractals_opts *o, speedup_files *F, const nbb_fr
     if (!any) return; /* no rho fits this level (n < rho) */
     fractal_problem p;
     fractal_problem_init(&p, f, lv, 1u << F->work, (uint64_t)o->c.seed, stream);
-    double best_ms[MAP_COUNT] = {INFINITY, INFINITY, INFINITY, INFINITY};
-    uint32_t best_rho[MAP_COUNT] = {0, 0, 0, 0};
+    double best_ms[MAP_COUNT];
+    uint32_t best_rho[MAP_COUNT];
+    for (int mi = 0; mi < MAP_COUNT; mi++) best_ms[mi] = INFINITY, best_rho[mi] = 0;
     for (int q = 0; q < nr; q++) speedup_rho(o, F, &p, rhos[q], maps, nmaps, best_ms, best_rho);
     int bb_i = -1;
     for (int mi = 0; mi < nmaps; mi++)
@@ -183,7 +198,7 @@ static int exp_speedup(void *opts)
     speedup_files F;
     F.work = !strcmp(o->work, "sw") ? FRACTAL_SW : !strcmp(o->work, "rd") ? FRACTAL_RD : FRACTAL_CA;
     F.max_cells = o->max_cells ? (uint64_t)o->max_cells : (F.work == FRACTAL_SW ? 1ull << 32 : 1ull << 30) >> (o->c.quick ? 8 : 0);
-    fractals_map maps[MAP_COUNT] = {MAP_BB, MAP_LAMBDA, MAP_LAMBDA_THREAD, MAP_LAMBDA_PAR};
+    fractals_map maps[MAP_COUNT] = {MAP_BB, MAP_BB_SKIP, MAP_BB_BLOCK, MAP_LAMBDA, MAP_LAMBDA_THREAD, MAP_LAMBDA_PAR};
     int nmaps = MAP_COUNT;
     for (int m = 0; m < MAP_COUNT && strcmp(o->map, "all"); m++)
         if (!strcmp(o->map, MAP_NAMES[m])) { /* --map=NAME: that map alone */

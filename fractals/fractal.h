@@ -36,6 +36,8 @@
  *  launches (one map = grid + block + per-thread cell function):
  *   fractal_launch, fractal_launch_init(&L, f, r, rho, map, err, errsize)  (host)
  *   fractal_lambda_cell(L, bx, by, tx, ty, &x, &y) / fractal_bb_cell(...)  (HD)
+ *   fractal_bb_skip_cell(...) / fractal_bb_block_cell(...)  bb with a block-level early exit
+ *   fractal_lower_triangular(f)               every cell has x <= y (bb-skip applies)
  *   fractal_block_cell(L, cx, cy, tx, ty, &x, &y)   the cell, given the block's lambda (cx, cy)
  *   fractal_launch_cell(L, bx, by, tx, ty, &x, &y)   dispatch on L->map
  *
@@ -374,7 +376,20 @@ static inline HD void lambda_par(const nbb_fast *F, int rb, uint32_t wx, uint32_
 
 /* ---- launches ---------------------------------------------------------------------- */
 
-typedef enum { FRACTAL_MAP_BB = 0, FRACTAL_MAP_LAMBDA = 1 } fractal_map_kind;
+/* BB_SKIP and BB_BLOCK (ours, baselines beside the paper's bb): the bounding box's grid, with
+ * the early exit a user would write before any per-thread work (fractal_bb_skip_cell,
+ * fractal_bb_block_cell). */
+typedef enum { FRACTAL_MAP_BB = 0, FRACTAL_MAP_LAMBDA = 1, FRACTAL_MAP_BB_SKIP = 2, FRACTAL_MAP_BB_BLOCK = 3 } fractal_map_kind;
+
+/* Every translation of H has tau_x <= tau_y, so every cell has x <= y (digit by digit,
+ * x = sum tau_x s^l <= sum tau_y s^l = y): the fractal lies in the lower triangle of its
+ * array, and a block with bx > by holds no cell (the Sierpinski triangle of eq. 8). */
+static inline int fractal_lower_triangular(const nbb_fractal *f)
+{
+    for (int b = 0; b < f->k; b++)
+        if (f->tau_x[b] > f->tau_y[b]) return 0;
+    return 1;
+}
 
 /* Everything a thread needs to find its cell: passed by value to kernels (inside the Map). */
 typedef struct {
@@ -413,6 +428,10 @@ static inline int fractal_launch_init(fractal_launch *L, const nbb_fractal *f, i
     }
     if (rl > r) {
         snprintf(err, errsize, "rho=%u is larger than n = %llu (%s, r=%d)", rho, (unsigned long long)n, f->name, r);
+        return -1;
+    }
+    if (map == FRACTAL_MAP_BB_SKIP && !fractal_lower_triangular(f)) {
+        snprintf(err, errsize, "bb-skip needs a fractal in the lower triangle x <= y (%s is not)", f->name);
         return -1;
     }
     L->F = nbb_fast_make(f);
@@ -465,11 +484,39 @@ static inline HD int fractal_bb_cell(const fractal_launch *L, uint32_t bx, uint3
     return nbb_fast_member(&L->F, *x, *y, L->r);
 }
 
+/* bb-skip (ours; the authors' gpumaps bbox does the same for the Sierpinski triangle): the
+ * bounding box, but a block above the diagonal (bx > by) returns before any thread computes
+ * its cell: it holds no cell of a fractal in the lower triangle (fractal_lower_triangular,
+ * checked by fractal_launch_init). */
+static inline HD int fractal_bb_skip_cell(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty,
+                                          uint32_t *x, uint32_t *y)
+{
+    if (bx > by) return 0; /* first, before the cell (x, y is left unset: the kernels read it only on 1) */
+    return fractal_bb_cell(L, bx, by, tx, ty, x, y);
+}
+
+/* bb-block (ours): the bounding box with the strongest early exit of its grid -- a block that
+ * is not a cell of the fractal at the block level rb holds no cell (every block that holds
+ * one is a copy of the level-rl fractal, section 4), so it returns before any thread
+ * computes its cell; in a block that is one, the cell of offset (tx, ty) is tested at level
+ * rl only (as lambda does).  For the Sierpinski triangle the block test is one mask test
+ * (nbb_fast_member, s = 2). */
+static inline HD int fractal_bb_block_cell(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty,
+                                           uint32_t *x, uint32_t *y)
+{
+    if (!nbb_fast_member(&L->F, bx, by, L->rb)) return 0; /* first; x, y unset as above */
+    return fractal_block_cell(L, bx, by, tx, ty, x, y);
+}
+
 static inline HD int fractal_launch_cell(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty,
                                          uint32_t *x, uint32_t *y)
 {
-    return L->map == FRACTAL_MAP_LAMBDA ? fractal_lambda_cell(L, bx, by, tx, ty, x, y)
-                                        : fractal_bb_cell(L, bx, by, tx, ty, x, y);
+    switch (L->map) {
+    case FRACTAL_MAP_LAMBDA: return fractal_lambda_cell(L, bx, by, tx, ty, x, y);
+    case FRACTAL_MAP_BB_SKIP: return fractal_bb_skip_cell(L, bx, by, tx, ty, x, y);
+    case FRACTAL_MAP_BB_BLOCK: return fractal_bb_block_cell(L, bx, by, tx, ty, x, y);
+    default: return fractal_bb_cell(L, bx, by, tx, ty, x, y);
+    }
 }
 
 /* Threads launched by L (grid x block). */

@@ -47,7 +47,7 @@ static int fractals_rhos(const fractals_opts *o, const nbb_fractal *f, uint32_t 
 
 static const experiment EXPERIMENTS[] = {
     /* name       paper item          what it measures                                              function */
-    {"speedup", "Sec. 4, tests of 6", "bb, lambda, lambda-thread, lambda-par running --work (GPU)", exp_speedup},
+    {"speedup", "Sec. 4, tests of 6", "bb (+ bb-skip, bb-block), lambda, lambda-thread, lambda-par running --work (GPU)", exp_speedup},
     {"ratio", "Sec. 4, (s^2/k)^rb", "threads and memory of bb over lambda, every level (host)", exp_ratio},
     {"shapes", "Table 1", "the cells of each fractal at a small level (host)", exp_shapes},
     {"layout", "Figs. 4 and 5", "every thread of bb and lambda: place, cell, block (host)", exp_layout},
@@ -67,7 +67,7 @@ int main(int argc, char **argv)
         {"exp", ARG_STR, &o.exp, "experiment to run (list: print the table, no GPU needed)", 0, 0, NULL},
         {"fractal", ARG_CHOICE, &o.fractal, "fractal of Table 1 (all: every one)", 0, 0, fractal_choices},
         {"work", ARG_CHOICE, &o.work, "speedup: the work kernel after the map (the tests of section 6)", 0, 0, "sw rd ca"},
-        {"map", ARG_CHOICE, &o.map, "thread map(s)", 0, 0, "all bb lambda lambda-thread lambda-par"},
+        {"map", ARG_CHOICE, &o.map, "thread map(s)", 0, 0, "all bb bb-skip bb-block lambda lambda-thread lambda-par"},
         {"r", ARG_INT, &o.r, "fractal level (-1: sweep every level that fits)", -1, 30, NULL},
         {"rmax", ARG_INT, &o.rmax, "largest level of the sweep (-1: by --max-cells)", -1, 30, NULL},
         {"rho", ARG_LONG, &o.rho, "block side rho, a power of s (0: 8 16 32 / 9 27 / 4 16)", 0, 1 << 20, NULL},

@@ -13,6 +13,11 @@
  *
  * Maps defined here (all built from a fractal_launch of fractal.h):
  *     bb_map            bounding box: (n/rho)^2 blocks, membership test per thread
+ *     bb_skip_map       the same, blocks above the diagonal (bx > by) return first: the
+ *                       bounding triangle of a fractal in the lower triangle (ours; what the
+ *                       authors' gpumaps bbox does for the Sierpinski triangle)
+ *     bb_block_map      the same, blocks that are not a cell of the fractal at the block
+ *                       level return first (ours: the strongest early exit of bb's grid)
  *     lambda_map_t      lambda(omega) (eqs. 1-6) evaluated ONCE per block by thread (0,0)
  *                       and shared through shared memory (one __syncthreads)
  *     lambda_thread_map lambda(omega) evaluated by every thread (no barrier)
@@ -20,7 +25,8 @@
  *                       in parallel and added by one warp reduction (section 4's
  *                       O(log log n_b) lambda), shared like lambda_map_t
  *     make them with   bb_map::make(L), lambda_map_t::make(L), lambda_thread_map::make(L),
- *                      lambda_par_map::make(L)
+ *                      lambda_par_map::make(L), bb_skip_map::make(L), bb_block_map::make(L)
+ *                      (the bb kinds from a bb launch: its (n/rho)^2 grid)
  *
  * Kernels (n = side of the embedded array, a/in/out: n*n bytes, row-major):
  *     k_sw<Map>(m, a, n, value)        a[cell] = value for every fractal cell
@@ -84,6 +90,32 @@ struct bb_map {
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
         return fractal_bb_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
+    }
+};
+
+struct bb_skip_map {
+    fractal_launch L;
+    dim3 grid, block;
+    static bb_skip_map make(const fractal_launch &L)
+    {
+        return fractal_map_make<bb_skip_map>(L, FRACTAL_MAP_BB_SKIP, L.n / L.rho, L.n / L.rho);
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        return fractal_bb_skip_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
+    }
+};
+
+struct bb_block_map {
+    fractal_launch L;
+    dim3 grid, block;
+    static bb_block_map make(const fractal_launch &L)
+    {
+        return fractal_map_make<bb_block_map>(L, FRACTAL_MAP_BB_BLOCK, L.n / L.rho, L.n / L.rho);
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        return fractal_bb_block_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
     }
 };
 

@@ -39,7 +39,8 @@ for f in "${!K[@]}"; do
   for r in 0 1 2 3; do
     n=$((s**r)); cells=$((k**r))
     for ((rho=1; rho<=n && rho<=32; rho*=s)); do
-      for m in bb lambda lambda-thread; do
+      maps="bb lambda lambda-thread bb-block"; [ "$f" = sierpinski-triangle ] && maps="$maps bb-skip"
+      for m in $maps; do
         "$prog" --exp=launch --fractal=$f --map=$m --r=$r --rho=$rho > "$tmp/$m" 2>&1 || { echo "FAILED: --exp=launch $f $m r=$r rho=$rho"; fail=1; }
         grep -v '^#' "$tmp/$m" | awk '{print $1, $2}' | sort > "$tmp/$m.cells"
         lines=$(wc -l < "$tmp/$m.cells"); uniq=$(sort -u "$tmp/$m.cells" | wc -l)
@@ -50,12 +51,17 @@ for f in "${!K[@]}"; do
         layouts=$((layouts+1))
       done
       cmp -s "$tmp/bb.cells" "$tmp/lambda.cells" || { echo "FAILED: $f r=$r rho=$rho: bb and lambda cover different cells"; fail=1; }
+      cmp -s "$tmp/bb.cells" "$tmp/bb-block.cells" || { echo "FAILED: $f r=$r rho=$rho: bb and bb-block cover different cells"; fail=1; }
     done
   done
 done
 # the header names the launch grid: sierpinski r=4 rho=2 -> rb=3, grid 9x3 (k^2 x k^1)
 expect 0 "$prog" --exp=launch --fractal=sierpinski-triangle --map=lambda --r=4 --rho=2 | head -1 | grep -q 'rb=3 grid=9x3 block=2x2' \
   || { echo "FAILED: --exp=launch header grid"; fail=1; }
+
+# bb-skip: only a fractal in the lower triangle (x <= y); the others are refused with one line
+expect 2 "$prog" --exp=launch --fractal=vicsek --map=bb-skip --r=2 --rho=3 | grep -q 'bb-skip needs a fractal in the lower triangle' \
+  || { echo "FAILED: bb-skip on vicsek should be refused"; fail=1; }
 
 # bad input: one line, exit 2
 expect 2 "$prog" --exp=speedup --fractal=bogus >/dev/null
@@ -88,7 +94,9 @@ expect 2 "$prog" --exp=ratio --rho=4 --out="$tmp/bad" >/dev/null                
 # a GPU run: 0 with a GPU, 77 without
 "$prog" --exp=speedup --fractal=vicsek --r=3 --rho=9 --work=rd --reps=1 --warmup=0 --out="$tmp/out" >"$tmp/gpu.log" 2>&1; rc=$?
 case $rc in
-  0) grep -q 'vicsek' "$tmp/out/fractals_speedup_rd.dat" || { echo "FAILED: no data row"; fail=1; };;
+  0) grep -q 'vicsek' "$tmp/out/fractals_speedup_rd.dat" || { echo "FAILED: no data row"; fail=1; }
+     grep -q ' bb-skip ' "$tmp/out/fractals_speedup_rd.dat" && { echo "FAILED: bb-skip row for vicsek"; fail=1; }
+     grep -q '^vicsek .* bb-block ' "$tmp/out/fractals_speedup_rd.dat" || { echo "FAILED: no bb-block row"; fail=1; };;
   77) ;;
   *) echo "FAILED: GPU run exit $rc"; cat "$tmp/gpu.log"; fail=1;;
 esac

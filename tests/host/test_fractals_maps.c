@@ -181,6 +181,14 @@ static void test_launches(void)
                 T_EQ_INT((uint64_t)Lb.gx * Lb.gy, (n / rho) * (n / rho));
                 T_EQ_INT(check_launch(f, &Lb, count), 0);
                 T_EQ_INT(check_launch(f, &Ll, count), 0);
+                /* the bb baselines with an early exit: same grid, same cells, exactly once */
+                fractal_launch Ls, Lk;
+                T_EQ_INT(fractal_launch_init(&Lk, f, r, rho, FRACTAL_MAP_BB_BLOCK, err, sizeof err), 0);
+                T_EQ_INT((uint64_t)Lk.gx * Lk.gy, (n / rho) * (n / rho));
+                T_EQ_INT(check_launch(f, &Lk, count), 0);
+                const int lower = fractal_lower_triangular(f);
+                T_EQ_INT(fractal_launch_init(&Ls, f, r, rho, FRACTAL_MAP_BB_SKIP, err, sizeof err), lower ? 0 : -1);
+                if (lower) T_EQ_INT(check_launch(f, &Ls, count), 0);
                 configs++;
             }
             free(count);
@@ -274,6 +282,31 @@ static void test_magic(void)
     T_EQ_INT(bad, 0);
 }
 
+/* bb-skip's condition: only the Sierpinski triangle of Table 1 lies in the lower triangle, and
+ * there the blocks it skips (bx > by) hold no cell while every block it keeps that is a
+ * block-level cell does (bb-block keeps exactly those). */
+static void test_bb_skip_blocks(void)
+{
+    for (int i = 0; i < FRACTAL_COUNT; i++)
+        T_EQ_INT(fractal_lower_triangular(&FRACTAL_TABLE[i]), !strcmp(FRACTAL_TABLE[i].name, "sierpinski-triangle"));
+    const nbb_fractal *s = fractal_by_name("sierpinski-triangle");
+    const int rb = 7;
+    const uint32_t nb = 1u << rb;
+    const nbb_fast F = nbb_fast_make(s);
+    long kept = 0, cells = 0, wrong = 0;
+    for (uint32_t by = 0; by < nb; by++)
+        for (uint32_t bx = 0; bx < nb; bx++) {
+            const int member = nbb_fast_member(&F, bx, by, rb);
+            wrong += member && bx > by;            /* a skipped block with a cell */
+            wrong += member != fractal_member(s, bx, by, rb);
+            kept += bx <= by;
+            cells += member;
+        }
+    T_EQ_INT(wrong, 0);
+    T_EQ_INT(kept, (long)nb * (nb + 1) / 2);     /* bb-skip: T(nb) blocks do work */
+    T_EQ_INT(cells, (long)fractal_pow(3, rb));   /* bb-block: 3^rb blocks do work */
+}
+
 static void test_errors(void)
 {
     char err[256];
@@ -304,6 +337,7 @@ int main(void)
     test_launches();
     test_large();
     test_magic();
+    test_bb_skip_blocks();
     test_errors();
     return T_DONE();
 }
