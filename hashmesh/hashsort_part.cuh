@@ -43,9 +43,10 @@
  * pass's compaction) or an append front that L2 completes; reads are streamed (evict first).
  * Shared memory of the place pass, per key: the int table is cleared (4 W), written (4 per
  * key) and scanned twice (8 W): 12 m / n + 4 bytes a key, 22 at m = 1.5 n but 82 at the
- * clustered keys' m = 6.5 n, where it costs as much time as the DRAM traffic.  The bitmap
- * place pass (ranked schemes, m > 3 n by default) clears and scans W / 32 words instead and
- * never clears the table: 0.4 m / n + 12 bytes a key (index and bit written, index read).
+ * clustered keys' m = 6.5 n.  The bitmap place pass (ranked schemes, plan.bitmap) clears and
+ * scans W / 32 words instead and never clears the table: 0.4 m / n + 12 bytes a key (index and
+ * bit written, index read).  Measured on an H200 it was no faster even at m = 6.5 n: shared
+ * memory is not what limits the place pass, and the automatic plan scans the int table.
  * Launches: direct and ranked 2, two-level 3 (paper 5, CUB 7-8).
  *
  * ---- The kernels (one stream, no host synchronization):
@@ -493,7 +494,7 @@ static __global__ void __launch_bounds__(1024)
     }
 }
 
-/* The place pass with an occupancy bitmap (ranked schemes, plan.bitmap: sparse tables): one
+/* The place pass with an occupancy bitmap (ranked schemes, plan.bitmap; made for sparse tables): one
  * block per (fine) partition; dynamic shared memory: the table of 2^pw ints, never cleared
  * (only slots whose bit is set are read), and the bitmap of 2^pw bits, cleared (W / 8 bytes
  * instead of the table's 4 W).  Every entry writes its index to its slot (Listing 1, line 9)

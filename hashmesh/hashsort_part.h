@@ -65,8 +65,13 @@
 #define HSP_COARSE_PW_LIMIT 24    /* two-level: widest coarse partition (2^24 buckets: m up to 2^32 in 256 of them) */
 #define HSP_FINE_PW 14            /* two-level, auto: the fine width (a 64 KiB table, three place blocks per SM) */
 #define HSP_FINE_IPT 16           /* two-level, auto: keys a thread of the fine pass (tile 8192: runs >= 32 keys) */
-#define HSP_MATCH_BINS 128        /* auto: warp-aggregated ranking (__match_any_sync) at most this many bins */
-#define HSP_BITMAP_SPARSE 3       /* auto: the bitmap place pass when m > 3 n (under 1 key in 3 buckets) */
+/* auto: warp-aggregated ranking (__match_any_sync) only into at most this many partitions.  On
+ * an H200 it paid where most of a warp's keys share a partition: the fine pass into 2 fine
+ * partitions a coarse one was 6 % faster with it, into 4 even; into 16 (2^27 uniform keys)
+ * and 64 (2^27 clustered) the shared-memory atomic a key was 1.2x and 1.4x faster. */
+#define HSP_MATCH_BINS 4
+/* auto: the place pass scans the int table; the occupancy-bitmap pass (HSP_BITMAP_ON) was
+ * 1-4 % slower on an H200 even at the clustered keys' m = 5.4 .. 6.7 n, for which it was made */
 
 /* one key in its partition's region: its slot in the partition and its index in the input */
 #ifdef __CUDACC__
@@ -176,9 +181,10 @@ typedef struct {
     hsp_scheme scheme; /* 0: automatic (direct below HSP_RANK_MIN_N keys or with the keys, else ranked or two-level) */
     int parts_max; /* 0: HSP_RANK_PARTS_MAX; auto: ranked while the partitions are at most this many, else two-level */
     int coarse_pw; /* two-level: 0 automatic (about HSP_COARSE_TARGET coarse partitions), else pw + 1 .. 24 */
-    hsp_match match; /* ranked passes: rank with __match_any_sync (one atomic a warp and bin) or an atomic a key */
+    hsp_match match; /* ranked passes: rank with __match_any_sync (one atomic a warp and bin) or an atomic a key
+                        (auto: match into at most HSP_MATCH_BINS partitions) */
     int ipt2;      /* two-level: 0 automatic (HSP_FINE_IPT), else keys a thread of the fine pass (4, 8 or 16) */
-    hsp_bitmap bitmap; /* ranked schemes' place pass: occupancy bitmap (auto: sparse tables) or the int table's scan */
+    hsp_bitmap bitmap; /* ranked schemes' place pass: occupancy bitmap (ON) or the int table's scan (auto, OFF) */
 } hsp_tuning;
 
 typedef struct {
@@ -291,7 +297,7 @@ static inline int hsp_plan_ranked(hsp_plan *p, const hsp_tuning *t, hsp_scheme s
     p->tiles = (p->n + p->tile - 1) / p->tile;
     p->match1 = t->match == HSP_MATCH_ON || (t->match == HSP_MATCH_AUTO && p->parts1 <= HSP_MATCH_BINS);
     p->match2 = p->rbits && (t->match == HSP_MATCH_ON || (t->match == HSP_MATCH_AUTO && (1L << p->rbits) <= HSP_MATCH_BINS));
-    p->bitmap = t->bitmap == HSP_BITMAP_ON || (t->bitmap == HSP_BITMAP_AUTO && p->m > HSP_BITMAP_SPARSE * p->n);
+    p->bitmap = t->bitmap == HSP_BITMAP_ON; /* auto: the int table's scan (the note above HSP_MATCH_BINS) */
     return 0;
 }
 

@@ -97,6 +97,9 @@ static void test_plan(void)
                     continue;
                 }
                 T_CHECK(plan_ok(&p, n, m, keys));
+                T_CHECK(!p.bitmap); /* automatic: the int table's scan */
+                if (p.scheme != HSP_SCHEME_DIRECT) /* automatic ranking by match: into at most 4 partitions */
+                    T_CHECK(p.match1 == (p.parts1 <= 4) && p.match2 == (p.rbits > 0 && p.rbits <= 2));
                 /* the automatic scheme: direct below HSP_RANK_MIN_N keys or with the keys; ranked
                  * while its partitions are few enough; two-level beyond */
                 if (keys || n < HSP_RANK_MIN_N) T_EQ_INT(p.scheme, HSP_SCHEME_DIRECT);
@@ -122,11 +125,20 @@ static void test_plan(void)
     T_CHECK(!p.match1 && !p.match2);
     T_CHECK(hsp_plan_make(&p, 1L << 27, 201326592L, 0, NULL, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_TWO_LEVEL && p.pw == 14 && p.pw1 == 18 && p.parts1 == 768 && p.rbits == 4);
-    T_CHECK(p.parts == 12288 && p.ipt2 == HSP_FINE_IPT && p.match2 && !p.match1);
+    T_CHECK(p.parts == 12288 && p.ipt2 == HSP_FINE_IPT && !p.match2 && !p.match1 && !p.bitmap);
     T_CHECK(hsp_plan_make(&p, 1L << 23, 42519922L, 0, NULL, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_RANKED && p.pw == 15 && p.parts == 1298);
     T_CHECK(hsp_plan_make(&p, 1L << 24, 87893741L, 0, NULL, why, sizeof why) == 0);
     T_CHECK(p.scheme == HSP_SCHEME_TWO_LEVEL && p.pw1 == 17 && p.parts1 == 671 && p.rbits == 3);
+    T_CHECK(!p.match1 && !p.match2 && !p.bitmap); /* the clustered keys' m = 5.2 n: still the int table */
+    /* automatic ranking by match only into at most HSP_MATCH_BINS partitions: the fine pass
+     * into 2 (coarse 2^15 of fine 2^14) and 4, not 8 */
+    for (int rb = 1; rb <= 3; rb++) {
+        hsp_tuning two = scheme_only(HSP_SCHEME_TWO_LEVEL);
+        two.coarse_pw = HSP_FINE_PW + rb;
+        T_CHECK(hsp_plan_make(&p, 1L << 22, 3L << 21, 0, &two, why, sizeof why) == 0);
+        T_CHECK(p.rbits == rb && p.match2 == (rb <= 2) && !p.match1);
+    }
     /* the direct scheme as before: the uniform keys at 2^27 give pw 14, 12288 partitions, the block histogram */
     hsp_tuning direct = scheme_only(HSP_SCHEME_DIRECT);
     T_CHECK(hsp_plan_make(&p, 1L << 27, 201326592L, 0, &direct, why, sizeof why) == 0);
@@ -351,7 +363,7 @@ static void check_ranked1(const keys1d *k, const hsp_tuning *t, hsp_scheme expec
         return;
     }
     T_EQ_INT(p.scheme, expect);
-    T_EQ_INT(p.bitmap, t->bitmap == HSP_BITMAP_ON || (t->bitmap == HSP_BITMAP_AUTO && k->m > HSP_BITMAP_SPARSE * n));
+    T_EQ_INT(p.bitmap, t->bitmap == HSP_BITMAP_ON);
     int *tab = (int *)gen_alloc(sizeof(int) * (size_t)k->m), *ref = (int *)gen_alloc(sizeof(int) * n),
         *got = (int *)gen_alloc(sizeof(int) * n);
     double *sref = (double *)gen_alloc(sizeof(double) * n), *sgot = (double *)gen_alloc(sizeof(double) * n);
