@@ -9,7 +9,8 @@
  * every width above the fine one, empty partitions, partitions of exactly the table size and
  * one key more, one coarse partition of many fine-pass tiles, and the precondition (two keys
  * in a bucket) failing visibly.  The same for the partitioned sort on all cores
- * (hashsort_omp.h): 1, 2 and 4 threads, forced widths and chunk sizes, two runs in a row. */
+ * (hashsort_omp.h): 1, 2 and 4 threads, forced widths and chunk sizes (chunks limited by the
+ * entry's 32 - pw bits of place), entries round trip, run records add up, two runs in a row. */
 #include "../../common/testlib.h"
 #include "../../hashmesh/gen.h"
 #include "../../hashmesh/hash.h"
@@ -528,7 +529,8 @@ static void test_ranked(void)
 }
 
 /* The partitioned sort on all cores (hashsort_omp.h) of k equals Listing 1, twice in a row
- * (its counters clear themselves, its occupancy bitmaps go back to empty). */
+ * (its counters clear themselves, its occupancy bitmaps go back to empty); the recorded runs
+ * of every partition add up to its keys. */
 static void check_omp(const keys1d *k, int threads, int pw, long chunk, const char *what)
 {
     long n = k->n;
@@ -551,8 +553,14 @@ static void check_omp(const keys1d *k, int threads, int pw, long chunk, const ch
         ok &= T_CHECK(memcmp(got, ref, sizeof(int) * n) == 0);
         if (!run) ok &= T_CHECK(memcmp(sgot, sref, sizeof(double) * n) == 0);
     }
-    long dirty = 0;
-    for (long q = 0; q < c.parts; q++) dirty += c.cnt[q] != 0;
+    long dirty = 0, badrun = 0;
+    for (long q = 0; q < c.parts; q++) {
+        dirty += c.cnt[q] != 0;
+        long sum = 0;
+        for (long a = 0; a < c.nchunks; a++) sum += (long)(c.runs[a * c.parts + q] >> 32);
+        badrun += sum != c.off[q + 1] - c.off[q];
+    }
+    ok &= T_CHECK(badrun == 0);
     for (size_t w = 0; w < (size_t)c.threads * c.words; w++) dirty += c.occ[w] != 0;
     ok &= T_CHECK(dirty == 0);
     if (!ok) fprintf(stderr, "  failed: %s (n %ld, m %ld, threads %d, pw %d, parts %ld, chunk %ld)\n", what, n, k->m,
@@ -568,8 +576,25 @@ static void test_omp(void)
     char why[256];
     /* the automatic width: about HSP_OMP_TARGET_PARTS partitions of 2^10 .. 2^16 buckets */
     T_CHECK(hsp_omp_setup(&c, 1L << 21, 3145988L, 4, 0, 0, why, sizeof why) == 0);
-    T_CHECK(c.pw == 12 && c.parts == 769 && c.chunk == HSP_OMP_CHUNK);
+    T_CHECK(c.pw == 12 && c.parts == 769 && c.chunk == HSP_OMP_CHUNK && c.nchunks == 32);
+    T_CHECK(c.stride % 16 == 0 && c.stride > (1u << c.pw)); /* regions a whole number of lines apart, not 2^k */
     hsp_omp_free(&c);
+    /* the widest forced partitions take smaller chunks: an entry keeps the place in 32 - pw bits */
+    T_CHECK(hsp_omp_setup(&c, 1L << 20, 1L << 21, 1, 20, 0, why, sizeof why) == 0);
+    T_CHECK(c.chunk == 4096 && c.nchunks == 256);
+    hsp_omp_free(&c);
+    /* entries: slot and place round trip at every width, at their largest values */
+    int eok = 1;
+    for (int pw = HSP_OMP_PW_MIN; pw <= 24; pw++) {
+        const unsigned smax = (1u << pw) - 1u, jmax = (unsigned)((1ull << (32 - pw)) - 1u);
+        const unsigned ss[] = {0u, 1u, smax}, js[] = {0u, 1u, jmax};
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                unsigned e = hsp_omp_entry(ss[a], js[b], pw);
+                eok &= hsp_omp_entry_slot(e, pw) == ss[a] && hsp_omp_entry_place(e, pw) == js[b];
+            }
+    }
+    T_CHECK(eok);
     T_CHECK(hsp_omp_setup(&c, 1000, 1000, 4, 0, 0, why, sizeof why) == 0);
     T_CHECK(c.pw == HSP_OMP_PW_MIN && c.parts == 1);
     hsp_omp_free(&c);
@@ -580,6 +605,8 @@ static void test_omp(void)
     T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 7, 0, why, sizeof why) == 1);
     T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 25, 0, why, sizeof why) == 1);
     T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 0, -1, why, sizeof why) == 1);
+    T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 20, 4097, why, sizeof why) == 1);  /* place past 12 bits */
+    T_CHECK(hsp_omp_setup(&c, 2147483647L, 4294967296L, 1, 10, 1, why, sizeof why) == 1); /* run records */
     const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
     for (int a = 0; a < 6; a++)
         for (int th = 1; th <= 4; th *= 2) {
@@ -590,12 +617,23 @@ static void test_omp(void)
             check_omp(&k, th, 0, 0, "clustered keys, on all cores");
             keys1d_free(&k);
         }
-    /* many chunks and partitions (small chunks: many reservations a partition); wide partitions */
+    /* many chunks and partitions (small chunks: many reservations a partition, runs of one key
+     * or none); wide partitions (pw 20: chunks of at most 4096) */
     keys1d_generate(&k, 300007, 2.0, 3.0, 5);
     const int pws[] = {8, 10, 13, 16, 20};
-    const long chunks[] = {7, 1000, 4097, 65536};
+    const long chunks[] = {1000, 4096, 65536};
     for (int a = 0; a < 5; a++)
-        for (int b = 0; b < 4; b++) check_omp(&k, 3, pws[a], chunks[b], "forced width and chunk");
+        for (int b = 0; b < 3; b++)
+            if (chunks[b] <= 1L << (32 - pws[a])) check_omp(&k, 3, pws[a], chunks[b], "forced width and chunk");
+    keys1d_free(&k);
+    keys1d_generate(&k, 5003, 2.0, 3.0, 6);
+    check_omp(&k, 3, 8, 7, "chunks of 7 keys");
+    check_omp(&k, 4, 13, 7, "chunks of 7 keys, one partition");
+    keys1d_free(&k);
+    /* every chunk reserving on the same counter at once (a reservation that is not atomic loses
+     * runs here, most often on a many-core host): 16 threads, chunks of 16 keys, one partition */
+    keys1d_generate(&k, 40000, 2.0, 3.0, 12);
+    for (int rep = 0; rep < 12; rep++) check_omp(&k, 16, 16, 16, "one counter, 16 threads");
     keys1d_free(&k);
     /* full partitions and one key more; empty partitions */
     keys1d_generate(&k, 4L << 10, 2.0, 2.0, 7);
