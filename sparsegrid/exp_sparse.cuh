@@ -2,7 +2,7 @@
  * section 2.3.2): batched (de)hierarchization, d = 2..6, GB/s against the copy kernel and the host's triad.
  *
  * One batch is G grids one after another (sparse.h).  Every implementation (k_sparse with
- * computed offsets or the offset table, k_sparse_multi, k_sparse_stream, the two CPU versions) is one named
+ * computed offsets or the offset table, k_sparse_multi, k_sparse_stream, k_sparse_pipe, the two CPU versions) is one named
  * sparse_impl; each row is verified bitwise against the CPU, then timed (sparse_time,
  * harness.cuh -> common/runcase.h). */
 #ifndef SPARSEGRID_EXP_SPARSE_CUH
@@ -23,14 +23,24 @@ static const struct { int G, U; } SPARSE_MULTI[SPARSE_MULTI_N] = {{1, 4}, {0, 1}
 /* k_sparse_stream configurations (sparse_stream.cuh): {M, G, threads, direct store}, M = 0 for
  * the grid's level n capped at SGST_MMAX (one tier per pass: every pole in one task; d = 4..6
  * at SPARSE_LEVEL), M = 3 for nine values per task (two or three tiers for d = 2, 3; 54-64
- * registers, so 32 warps per SM), M = 4 between them (64 registers in float).  Plans
- * that do not fit (shared memory, registers, instantiations) or repeat an earlier one are left
- * out; threads 1024 only for G = 1, M = 3 (64 registers). */
-#define SPARSE_STREAM_N 11
+ * registers, so 32 warps per SM).  Plans that do not fit (shared memory, registers,
+ * instantiations) or repeat an earlier one are left out.  The rows its first H200 run showed
+ * dominated at every d (the direct store, 1024 threads, M = 4 at 512 threads, M = n at 512
+ * threads) are no longer run; the kernels stay (and are tested). */
+#define SPARSE_STREAM_N 4
 static const struct { int M, G, threads, direct; } SPARSE_STREAM[SPARSE_STREAM_N] = {
-    {3, 1, 256, 0}, {3, 1, 512, 0}, {3, 1, 1024, 0}, {3, 1, 512, 1}, {3, 1, 1024, 1}, {3, 2, 256, 0},
-    {4, 1, 512, 0}, {0, 1, 256, 0}, {0, 1, 512, 0}, {0, 1, 512, 1}, {0, 2, 256, 0}};
-#define SPARSE_IMPLS_MAX (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N)
+    {3, 1, 256, 0}, {3, 1, 512, 0}, {3, 2, 256, 0}, {0, 1, 256, 0}};
+/* k_sparse_pipe configurations (sparse_stream.cuh: the walk of sgst_walk2 and bulk copies):
+ * {M, G, threads, buffers}, M = 0 as above (at least 3).  Buffers 0: the threads copy (the new
+ * walk alone, against k_sparse_stream's row of the same M, G, threads); 1: bulk copies, one
+ * buffer (the load waits for the store; the other blocks of the SM overlap it); 2: the next
+ * group's load runs while this one is computed. */
+#define SPARSE_PIPE_N 8
+static const struct { int M, G, threads, nbuf; } SPARSE_PIPE[SPARSE_PIPE_N] = {
+    {3, 1, 256, 0}, {3, 1, 256, 1}, {3, 1, 512, 1}, {3, 1, 256, 2}, {3, 1, 512, 2}, {0, 1, 256, 1}, {0, 1, 256, 2},
+    {3, 2, 256, 2}};
+#define SPARSE_IMPLS_MAX                                                                                 \
+    (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N)
 
 /* The GPU plans of one grid: k_sparse (block sizes x {computed offsets, offset table}) and
  * k_sparse_multi (SPARSE_MULTI x block sizes); plans that do not fit are left out. */
@@ -41,6 +51,8 @@ typedef struct {
     int nmv;
     sgst_gpu sv[SPARSE_STREAM_N];
     int nsv;
+    sgst_gpu pv[SPARSE_PIPE_N];
+    int npv;
 } sparse_plans;
 
 /* The k_sparse_stream plans of grid g (SPARSE_STREAM), each described in a # stream_plan: line. */
@@ -71,6 +83,34 @@ static void sparse_stream_setup(const sg_opts *o, sparse_plans *p, const sgs_gri
     }
 }
 
+/* The k_sparse_pipe plans of grid g (SPARSE_PIPE), each described in a # pipe_plan: line. */
+static void sparse_pipe_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
+{
+    for (int c = 0; c < SPARSE_PIPE_N; c++) {
+        int M = SPARSE_PIPE[c].M ? SPARSE_PIPE[c].M : g->n < SGST_MMAX ? g->n : SGST_MMAX, dup = 0;
+        if (M < 3) M = 3;
+        for (int i = 0; i < p->npv; i++)
+            dup |= p->pv[i].M == M && p->pv[i].G == SPARSE_PIPE[c].G && p->pv[i].threads == SPARSE_PIPE[c].threads &&
+                   p->pv[i].nbuf == SPARSE_PIPE[c].nbuf;
+        if (dup) continue;
+        char err[200];
+        sgst_gpu *s = p->pv + p->npv;
+        int rc = sgsp_gpu_setup(s, g, elem, M, SPARSE_PIPE[c].G, SPARSE_PIPE[c].threads, SPARSE_PIPE[c].nbuf, o->c.device,
+                                o->max_blocks, err, sizeof err);
+        if (rc) {
+            datfile_meta(d, "pipe_plan", "d=%d n=%d: M=%d G=%d %d threads %d buffers left out: %s", g->d, g->n, M,
+                         SPARSE_PIPE[c].G, SPARSE_PIPE[c].threads, SPARSE_PIPE[c].nbuf, err);
+            continue;
+        }
+        p->npv++;
+        datfile_meta(d, "pipe_plan", "d=%d n=%d: gpu_sparse_pipe_m%d_g%d_b%d, %d threads: %d lists (%d barriers per group), "
+                     "%.2f tasks and %.2f items per point, %d buffers (%s), %zu bytes of shared memory per block, "
+                     "%d blocks per SM, %d registers per thread, %d blocks launched at most", g->d, g->n, s->M, s->G, s->nbuf,
+                     s->threads, s->nlist, s->nlist + 2, s->tasks_pt, s->items_pt, s->nbuf,
+                     s->nbuf ? "bulk copies" : "the threads copy", s->smem, s->per_sm, s->regs, s->blocks);
+    }
+}
+
 static void sparse_plans_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
 {
     memset(p, 0, sizeof *p);
@@ -95,6 +135,7 @@ static void sparse_plans_setup(const sg_opts *o, sparse_plans *p, const sgs_grid
         }
     if (!p->nmv) datfile_meta(d, "multi_plan", "d=%d n=%d: no k_sparse_multi plan (grid not staged or > 65536 points)", g->d, g->n);
     sparse_stream_setup(o, p, g, elem, d);
+    sparse_pipe_setup(o, p, g, elem, d);
 }
 
 static void sparse_plans_free(sparse_plans *p)
@@ -102,6 +143,7 @@ static void sparse_plans_free(sparse_plans *p)
     for (int c = 0; c < p->ndv; c++) sgs_dev_free(p->dv + c);
     for (int c = 0; c < p->nmv; c++) sgs_multi_free(p->mv + c);
     for (int c = 0; c < p->nsv; c++) sgst_gpu_free(p->sv + c);
+    for (int c = 0; c < p->npv; c++) sgst_gpu_free(p->pv + c);
 }
 
 /* Does name start with one of the comma-separated prefixes of impls (NULL or "": every name)? */
@@ -132,7 +174,8 @@ static void impl_add(sparse_impl *list, int *n, sparse_kind kind, int inverse, i
 
 /* The rows of one batch, in the order of the data files: copy; k_sparse's plans forward, then
  * inverse; the CPU lists and the dimensional shift, each forward and inverse; k_sparse_multi's
- * plans forward, then inverse; k_sparse_stream's plans forward, then inverse (each group added
+ * plans forward, then inverse; k_sparse_stream's plans forward, then inverse; k_sparse_pipe's plans
+ * forward, then inverse (each group added
  * after the others, whose rows stayed as they were).  impls (--sparse-impls) keeps only the
  * rows whose name starts with one of its prefixes (and copy). */
 static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, const char *impls)
@@ -161,6 +204,14 @@ static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, c
             int before = n;
             impl_add(list, &n, SPARSE_GPU_STREAM, inv, p->sv[c].threads, NULL, NULL, name, impls);
             if (n > before) list[n - 1].sv = p->sv + c;
+        }
+    for (int inv = 0; inv < 2; inv++)
+        for (int c = 0; c < p->npv; c++) {
+            char name[48];
+            snprintf(name, sizeof name, "gpu_sparse_pipe_m%d_g%d_b%d", p->pv[c].M, p->pv[c].G, p->pv[c].nbuf);
+            int before = n;
+            impl_add(list, &n, SPARSE_GPU_PIPE, inv, p->pv[c].threads, NULL, NULL, name, impls);
+            if (n > before) list[n - 1].sv = p->pv + c;
         }
     return n;
 }
@@ -196,8 +247,8 @@ static void sparse_reference(const sg_opts *o, batch *b, const sgs_grid *g, long
 
 /* The best row of each kind at the largest batch, for the # result: lines. */
 typedef struct {
-    double gpu[2], cpu[2], cpu_gbs[2], multi[2], stream[2]; /* % of the ceiling, [inverse] */
-    const sparse_impl *gpu_at[2], *cpu_at[2], *multi_at[2], *stream_at[2];
+    double gpu[2], cpu[2], cpu_gbs[2], multi[2], stream[2], pipe[2]; /* % of the ceiling, [inverse] */
+    const sparse_impl *gpu_at[2], *cpu_at[2], *multi_at[2], *stream_at[2], *pipe_at[2];
 } sparse_best;
 
 static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, double gbs)
@@ -206,6 +257,7 @@ static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, d
     if (m->kind == SPARSE_GPU && pct > r->gpu[i]) { r->gpu[i] = pct; r->gpu_at[i] = m; }
     if (m->kind == SPARSE_GPU_MULTI && pct > r->multi[i]) { r->multi[i] = pct; r->multi_at[i] = m; }
     if (m->kind == SPARSE_GPU_STREAM && pct > r->stream[i]) { r->stream[i] = pct; r->stream_at[i] = m; }
+    if (m->kind == SPARSE_GPU_PIPE && pct > r->pipe[i]) { r->pipe[i] = pct; r->pipe_at[i] = m; }
     if ((m->kind == SPARSE_CPU_TUNED || m->kind == SPARSE_CPU_SHIFT) && pct > r->cpu[i]) {
         r->cpu[i] = pct;
         r->cpu_gbs[i] = gbs;
@@ -224,6 +276,15 @@ static void sparse_write_best(datfile *d, const sgs_grid *g, const sparse_best *
                          inv ? " (inverse)" : "", r->stream[inv], m->name, m->threads, m->sv->per_sm, old);
             fprintf(stderr, "sparse %s d=%d: best stream%s %.1f%% of copy (%s, %d threads), older kernels %.1f%%\n", prec,
                     g->d, inv ? " inverse" : "", r->stream[inv], m->name, m->threads, old);
+        }
+    for (int inv = 0; inv < 2; inv++)
+        if (r->pipe_at[inv]) {
+            const sparse_impl *m = r->pipe_at[inv];
+            datfile_meta(d, "pipe_result", "d=%d n=%d at the largest batch: best gpu_sparse_pipe%s %.1f%% of copy "
+                         "(%s, %d threads, %d blocks per SM); best gpu_sparse_stream %.1f%%", g->d, g->n,
+                         inv ? " (inverse)" : "", r->pipe[inv], m->name, m->threads, m->sv->per_sm, r->stream[inv]);
+            fprintf(stderr, "sparse %s d=%d: best pipe%s %.1f%% of copy (%s, %d threads), best stream %.1f%%\n", prec,
+                    g->d, inv ? " inverse" : "", r->pipe[inv], m->name, m->threads, r->stream[inv]);
         }
     for (int inv = 0; inv < 2; inv++)
         if (r->multi_at[inv]) {

@@ -379,7 +379,8 @@ typedef enum {
     SPARSE_GPU_MULTI,        /* k_sparse_multi: G grids per block, U table entries in flight (sgs_multi) */
     SPARSE_CPU_TUNED,        /* OpenMP over grids, level-wise lists (sgs_cpu_f/d) */
     SPARSE_CPU_SHIFT,        /* the thesis's dimensional shift (sgs_cpu_shift_f/d) */
-    SPARSE_GPU_STREAM        /* k_sparse_stream: whole poles per thread, one barrier per pass (sgst_gpu) */
+    SPARSE_GPU_STREAM,       /* k_sparse_stream: whole poles per thread, one barrier per pass (sgst_gpu) */
+    SPARSE_GPU_PIPE          /* k_sparse_pipe: the same tasks, a cheaper walk, bulk copies (sgst_gpu, pipe) */
 } sparse_kind;
 
 /* A named implementation; name is the rows' impl column. */
@@ -389,7 +390,7 @@ typedef struct {
     int inverse, threads;
     const sgs_dev *dv;   /* SPARSE_GPU */
     const sgs_multi *mv; /* SPARSE_GPU_MULTI */
-    const sgst_gpu *sv;  /* SPARSE_GPU_STREAM */
+    const sgst_gpu *sv;  /* SPARSE_GPU_STREAM, SPARSE_GPU_PIPE */
 } sparse_impl;
 
 /* C++ overloads of sparse.h's float/double functions, for the templates below. */
@@ -423,7 +424,8 @@ static void sparse_gpu(void *p, cudaStream_t s)
     case SPARSE_COPY: run_copy(&j->io, s); break;
     case SPARSE_GPU: sgs_dev_run<T>(j->m->dv, src, dst, j->G, j->m->inverse, s); break;
     case SPARSE_GPU_MULTI: sgs_multi_run<T>(j->m->mv, src, dst, j->G, j->m->inverse, s); break;
-    case SPARSE_GPU_STREAM: sgst_gpu_run<T>(j->m->sv, src, dst, j->G, j->m->inverse, s); break;
+    case SPARSE_GPU_STREAM:
+    case SPARSE_GPU_PIPE: sgst_gpu_run<T>(j->m->sv, src, dst, j->G, j->m->inverse, s); break;
     default: DIE("sparse_gpu: %s is not a GPU job", j->m->name);
     }
 }

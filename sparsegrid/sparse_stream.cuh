@@ -30,6 +30,7 @@
 typedef struct {
     int d, npts, nlist, M, last_covers;
     const int *cls, *step;
+    const int *scls; /* k_sparse_pipe: the class bounds of the lists in the order of step (2 nlist (M + 2)) */
     const unsigned *task, *item;
     const sgst_rec *rec;
     const unsigned short *full;
@@ -46,6 +47,17 @@ static __device__ __forceinline__ void sgst_walk_t(double *u, int pitch, int gc,
 {
     sgst_walk_d(u, pitch, gc, G, M, g.cls, g.task, g.item, g.rec, g.full, l, threadIdx.x, blockDim.x, inverse, gout, pitch,
                 keep_shared);
+}
+
+static __device__ __forceinline__ void sgst_walk2_t(float *u, int pitch, int gc, int G, int M, const sgst_dev &g,
+                                                    const int *c, int inverse, int bb)
+{
+    sgst_walk2_f(u, pitch, gc, G, M, c, g.task, g.item, g.rec, g.full, threadIdx.x, bb, inverse);
+}
+static __device__ __forceinline__ void sgst_walk2_t(double *u, int pitch, int gc, int G, int M, const sgst_dev &g,
+                                                    const int *c, int inverse, int bb)
+{
+    sgst_walk2_d(u, pitch, gc, G, M, c, g.task, g.item, g.rec, g.full, threadIdx.x, bb, inverse);
 }
 
 /* 16-byte vectors of T. */
@@ -130,15 +142,219 @@ __global__ void __launch_bounds__(SGST_MAXT(G, M)) k_sparse_stream(const T *in, 
     }
 }
 
-/* A plan: the device copy of a sgst_plan and the launch of k_sparse_stream<T, G, M, DSTORE>. */
+/* ------------------------------------------------------------------- k_sparse_pipe */
+
+/* Bulk copies (the copy engine of sm_90, cp.async.bulk: contiguous bytes, 16-byte aligned, a
+ * multiple of 16) between global and shared memory, completing on an mbarrier (loads) or in a
+ * bulk group (stores).  One thread issues them; no other thread spends an instruction. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define SGSP_BULK 1
+#else
+#define SGSP_BULK 0
+#endif
+static __device__ __forceinline__ unsigned sgsp_sh(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+static __device__ __forceinline__ void sgsp_bar_init(unsigned bar)
+{
+#if SGSP_BULK
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n\tfence.mbarrier_init.release.cluster;" ::"r"(bar) : "memory");
+#endif
+}
+/* bytes (a multiple of 16) from src to the shared address dst; completes the phase of bar. */
+static __device__ __forceinline__ void sgsp_load(unsigned dst, const void *src, unsigned bytes, unsigned bar)
+{
+#if SGSP_BULK
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+    if (bytes)
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+#else
+    __trap();
+#endif
+}
+static __device__ __forceinline__ void sgsp_wait(unsigned bar, unsigned parity)
+{
+#if SGSP_BULK
+    unsigned ok = 0;
+    do {
+        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(ok) : "r"(bar), "r"(parity) : "memory");
+    } while (!ok);
+#endif
+}
+static __device__ __forceinline__ void sgsp_store(void *dst, unsigned src, unsigned bytes)
+{
+#if SGSP_BULK
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n\tcp.async.bulk.commit_group;"
+                 ::"l"(dst), "r"(src), "r"(bytes) : "memory");
+#endif
+}
+/* The issuing thread: its bulk stores have read their shared memory (read), or are done. */
+static __device__ __forceinline__ void sgsp_store_read_wait()
+{
+#if SGSP_BULK
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void sgsp_store_wait()
+{
+#if SGSP_BULK
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#endif
+}
+/* This thread's ordinary shared-memory stores, ordered before the copy engine's reads. */
+static __device__ __forceinline__ void sgsp_fence_async()
+{
+#if SGSP_BULK
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+
+/* Group gr of G grids: its span in global memory, and how it splits into a scalar head, nv
+ * 16-byte vectors and a scalar tail (the shared copy keeps the global skew, as sgst_copy). */
+template <typename T>
+struct sgsp_group {
+    const T *src;
+    T *dst;
+    int span, skew, head, nv, tail;
+};
+template <typename T>
+static __device__ __forceinline__ sgsp_group<T> sgsp_group_of(const T *in, T *out, long long ngrids, int G, int N, long long gr)
+{
+    const int W = (int)(16 / sizeof(T));
+    sgsp_group<T> q;
+    long long first = gr * G;
+    q.span = (ngrids - first < G ? (int)(ngrids - first) : G) * N;
+    q.src = in + first * N;
+    q.dst = out + first * N;
+    q.skew = sgst_skew(q.src);
+    q.head = (W - q.skew) % W;
+    if (q.head > q.span) q.head = q.span;
+    q.nv = (q.span - q.head) / W;
+    q.tail = q.head + q.nv * W;
+    return q;
+}
+/* Thread tid < 2 W owns at most one scalar of the head (tid < W) or tail (tid >= W); -1: none. */
+template <typename T>
+static __device__ __forceinline__ int sgsp_scalar(const sgsp_group<T> &q, int tid)
+{
+    const int W = (int)(16 / sizeof(T));
+    int e = tid < W ? tid : q.tail + tid - W;
+    return tid < 2 * W && (tid < W ? e < q.head : e < q.span) ? e : -1;
+}
+
+/* The bulk load of group gr into the buffer at bufp (thread 0, once the bulk stores it issued
+ * before have read their shared memory: the one of the buffer's previous group among them), and
+ * this thread's scalar of it, returned (hv unchanged if it has none). */
+template <typename T>
+static __device__ __forceinline__ T sgsp_prefetch(const T *in, T *out, long long ngrids, int G, int N, long long gr, T *bufp,
+                                                  unsigned bar, T hv)
+{
+    sgsp_group<T> q = sgsp_group_of(in, out, ngrids, G, N, gr);
+    int e = sgsp_scalar(q, (int)threadIdx.x);
+    if (e >= 0) hv = __ldcs(q.src + e);
+    if (threadIdx.x == 0) {
+        sgsp_store_read_wait();
+        sgsp_load(sgsp_sh(bufp + q.skew + q.head), q.src + q.head, 16u * q.nv, bar);
+    }
+    return hv;
+}
+
+/* Bytes of the staged class bounds (sgst_dev.scls), a multiple of 16. */
+static __host__ __device__ __forceinline__ int sgsp_cls_bytes(int nlist, int M) { return (2 * nlist * (M + 2) * 4 + 15) / 16 * 16; }
+
+/* Threads per block at most and the register cap: 1024 threads (64 registers) for one grid and
+ * M = 3, 512 (128 registers) otherwise. */
+#define SGSP_MAXT(G, M) ((G) == 1 && (M) <= 3 ? 1024 : 512)
+
+/* k_sparse_pipe: the work of k_sparse_stream (same plan, same tasks per thread, same bits)
+ * with the cheaper walk (sgst_walk2, B = 2^bb) and, for NBUF = 1 or 2, the copies done by the
+ * copy engine instead of the threads:
+ *   NBUF = 0: the threads' 16-byte copies in and out (sgst_copy), as k_sparse_stream;
+ *   NBUF = 1: one buffer; thread 0 issues the bulk load of the group, everyone waits on its
+ *     mbarrier, runs the lists, and thread 0 issues the bulk store and, once the store has read
+ *     the buffer, the next group's load -- no thread instruction per point for the copies, the
+ *     load's latency hidden only by the other blocks of the SM;
+ *   NBUF = 2: two buffers; the next group's load is issued after the first list of this one
+ *     (when the store of the group before, which read that buffer, has long been issued), so
+ *     the load runs while this group is computed.
+ * The few scalars before the first and after the last 16-byte boundary of a group (the span of
+ * G grids of N points rarely starts or ends on one) are loaded by threads 0..2W-1 into
+ * registers when the load is issued, and stored by them from shared memory after the bulk
+ * store is issued.  smem: 16 bytes of mbarriers, the class bounds of every list in the order the
+ * lists run (staged once per block: one shared-memory round trip per list instead of the step and
+ * bounds loads), then NBUF (at least 1) buffers of bufelems. */
+template <typename T, int G, int M, int NBUF>
+__global__ void __launch_bounds__(SGSP_MAXT(G, M)) k_sparse_pipe(const T *in, T *out, long long ngrids, sgst_dev g,
+                                                                  int inverse, int bb, int bufelems)
+{
+    extern __shared__ __align__(16) unsigned char sgst_smem[];
+    const int N = g.npts, tid = threadIdx.x, nc = 2 * g.nlist * (M + 2);
+    const long long ngroups = (ngrids + G - 1) / G, stride = gridDim.x;
+    int *scls = reinterpret_cast<int *>(sgst_smem + 16);
+    T *buf0 = reinterpret_cast<T *>(sgst_smem + 16 + sgsp_cls_bytes(g.nlist, M));
+    const unsigned bar0 = sgsp_sh(sgst_smem);
+    for (int i = tid; i < nc; i += blockDim.x) scls[i] = __ldg(g.scls + i);
+    if (NBUF > 0 && tid == 0) {
+        sgsp_bar_init(bar0);
+        sgsp_bar_init(bar0 + 8);
+    }
+    __syncthreads();
+    T hv = (T)0; /* the scalar this thread loads for the group whose bulk load is in flight */
+    long long gr = blockIdx.x;
+    if (NBUF > 0 && gr < ngroups) hv = sgsp_prefetch(in, out, ngrids, G, N, gr, buf0, bar0, hv);
+    for (int it = 0; gr < ngroups; gr += stride, it++) {
+        const int b = NBUF == 2 ? (it & 1) : 0;
+        const unsigned bar = bar0 + 8 * b, parity = NBUF == 2 ? (it >> 1) & 1 : it & 1;
+        sgsp_group<T> q = sgsp_group_of(in, out, ngrids, G, N, gr);
+        int gc = q.span / N;
+        T *sh = buf0 + (size_t)b * bufelems + q.skew;
+        if (NBUF == 0) {
+            sgst_copy<T, true>(sh, q.src, q.dst, q.span);
+        } else {
+            sgsp_wait(bar, parity);
+            int e = sgsp_scalar(q, tid);
+            if (e >= 0) sh[e] = hv;
+        }
+        __syncthreads();
+        long long nx = gr + stride; /* the next group of this block */
+        if (NBUF == 2 && g.nlist == 0 && nx < ngroups) /* no list to wait for */
+            hv = sgsp_prefetch(in, out, ngrids, G, N, nx, buf0 + (size_t)(b ^ 1) * bufelems, bar0 + 8 * (b ^ 1), hv);
+        for (int i = 0; i < g.nlist; i++) {
+            sgst_walk2_t(sh, N, gc, G, M, g, scls + (inverse * g.nlist + i) * (M + 2), inverse, bb);
+            if (NBUF > 0 && i == g.nlist - 1) sgsp_fence_async(); /* before the bulk store reads sh */
+            __syncthreads();
+            if (NBUF == 2 && i == 0 && nx < ngroups) /* the next group into the other buffer */
+                hv = sgsp_prefetch(in, out, ngrids, G, N, nx, buf0 + (size_t)(b ^ 1) * bufelems, bar0 + 8 * (b ^ 1), hv);
+        }
+        if (NBUF == 0) {
+            sgst_copy<T, false>(sh, q.src, q.dst, q.span);
+            __syncthreads(); /* the next group overwrites sh */
+            continue;
+        }
+        if (tid == 0 && q.nv) sgsp_store(q.dst + q.head, sgsp_sh(sh + q.head), 16u * q.nv);
+        int e = sgsp_scalar(q, tid);
+        if (e >= 0) __stcs(q.dst + e, sh[e]);
+        if (NBUF == 1 && nx < ngroups) { /* the next group into the same buffer, once it is read */
+            __syncwarp(); /* warp 0's scalars have left sh */
+            hv = sgsp_prefetch(in, out, ngrids, G, N, nx, buf0, bar0, hv);
+        }
+    }
+    if (NBUF > 0 && tid == 0) sgsp_store_wait(); /* the last stores are done before the block leaves */
+}
+
+/* A plan: the device copy of a sgst_plan and the launch of k_sparse_stream<T, G, M, DSTORE> or
+ * (pipe) k_sparse_pipe<T, G, M, NBUF>. */
 typedef struct {
     sgst_dev dev;
-    int M, G, direct; /* pole levels per task, grids per block, direct store */
+    int M, G, direct; /* pole levels per task, grids per block, direct store (k_sparse_stream) */
+    int pipe, nbuf;   /* k_sparse_pipe with nbuf buffers (0: the threads copy) */
+    int bb, bufelems; /* k_sparse_pipe: log2 threads, elements per buffer */
     int threads;      /* threads per block */
     int per_sm;       /* resident blocks per SM (occupancy API: shared memory, registers, threads) */
     int blocks;       /* blocks launched at most (per_sm * SMs, capped by max_blocks) */
     int regs;         /* registers per thread (cudaFuncGetAttributes) */
-    size_t smem;      /* dynamic shared memory per block: G N elem + 16 bytes of skew */
+    size_t smem;      /* dynamic shared memory per block: G N elem + 16 bytes of skew (pipe: 16 bytes of
+                         mbarriers and max(nbuf, 1) buffers of G N elem + 16, rounded up to 16) */
     int nlist, ntask; /* lists (barriers - 2 per group) and tasks per grid */
     double items_pt, tasks_pt; /* items and tasks per point */
 } sgst_gpu;
@@ -154,6 +370,18 @@ static inline void (*sgst_kernel(int G, int M, int direct))(const T *, T *, long
     return NULL;
 }
 
+/* The kernel of k_sparse_pipe (T, G, M, nbuf); NULL when not instantiated. */
+template <typename T>
+static inline void (*sgsp_kernel(int G, int M, int nbuf))(const T *, T *, long long, sgst_dev, int, int, int)
+{
+#define SGSP_K(GG, MM)                                                                                  \
+    if (G == GG && M == MM)                                                                             \
+        return nbuf == 0 ? k_sparse_pipe<T, GG, MM, 0> : nbuf == 1 ? k_sparse_pipe<T, GG, MM, 1> : nbuf == 2 ? k_sparse_pipe<T, GG, MM, 2> : NULL;
+    SGSP_K(1, 3) SGSP_K(1, 4) SGSP_K(1, 5) SGSP_K(2, 3)
+#undef SGSP_K
+    return NULL;
+}
+
 static inline void sgst_gpu_free(sgst_gpu *s)
 {
     CHECK_CUDA(cudaFree((void *)s->dev.cls)); /* NULL: a no-op */
@@ -162,6 +390,7 @@ static inline void sgst_gpu_free(sgst_gpu *s)
     CHECK_CUDA(cudaFree((void *)s->dev.item));
     CHECK_CUDA(cudaFree((void *)s->dev.rec));
     CHECK_CUDA(cudaFree((void *)s->dev.full));
+    CHECK_CUDA(cudaFree((void *)s->dev.scls));
     memset(s, 0, sizeof *s);
 }
 
@@ -172,6 +401,63 @@ static inline const A *sgst_upload(const A *h, long long n)
     CHECK_CUDA(cudaMalloc(&d, sizeof(A) * (size_t)(n > 0 ? n : 1)));
     if (n > 0) CHECK_CUDA(cudaMemcpy(d, h, sizeof(A) * (size_t)n, cudaMemcpyHostToDevice));
     return d;
+}
+
+/* The part of both setups after the checks: the plan of h for M, its device copy, the kernel fn's
+ * shared-memory limit and occupancy.  s->M, G, threads, smem are set.  Returns 0, -1 (plan
+ * refused) or -2 (no block fits an SM), nothing allocated on failure. */
+static inline int sgst_gpu_plan(sgst_gpu *s, const sgs_grid *h, const void *fn, int device, int max_blocks, char *err,
+                                size_t errsz)
+{
+    int sms = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    sgst_plan p;
+    if (sgst_plan_build(&p, h, s->M, err, errsz)) return -1;
+    s->nlist = p.nlist;
+    s->ntask = p.ntask;
+    s->items_pt = (double)p.items / (double)h->npts;
+    s->tasks_pt = (double)p.ntask / (double)h->npts;
+    s->dev.d = p.d;
+    s->dev.npts = (int)p.npts;
+    s->dev.nlist = p.nlist;
+    s->dev.M = s->M;
+    s->dev.last_covers = p.last_covers;
+    s->dev.cls = sgst_upload(p.cls, (long long)p.nlist * (s->M + 2));
+    s->dev.step = sgst_upload(p.step, 2LL * p.nlist);
+    s->dev.task = sgst_upload(p.task, p.ntask);
+    s->dev.item = sgst_upload(p.item, 2LL * p.ntask);
+    s->dev.rec = sgst_upload(p.rec, p.nrec);
+    s->dev.full = sgst_upload(p.full, p.nfull);
+    if (s->pipe) { /* the class bounds in the order of step, and their place in shared memory */
+        int w = s->M + 2, *sc = (int *)malloc(sizeof(int) * (size_t)(2 * p.nlist * w + 1));
+        if (!sc) DIE("out of host memory");
+        for (int i = 0; i < 2 * p.nlist; i++) memcpy(sc + i * w, p.cls + (p.step[i] & 255) * w, sizeof(int) * w);
+        s->dev.scls = sgst_upload(sc, 2LL * p.nlist * w);
+        free(sc);
+        s->smem += sgsp_cls_bytes(p.nlist, s->M);
+    }
+    sgst_plan_free(&p);
+    int optin = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    if (s->smem > (size_t)optin) {
+        snprintf(err, errsz, "%zu bytes of shared memory (buffers and class bounds) do not fit %d", s->smem, optin);
+        sgst_gpu_free(s);
+        return -1;
+    }
+    cudaFuncAttributes fa;
+    CHECK_CUDA(cudaFuncGetAttributes(&fa, fn));
+    if ((size_t)fa.maxDynamicSharedSizeBytes < s->smem) /* raise only: an earlier plan may still be launched */
+        CHECK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem));
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&s->per_sm, fn, s->threads, s->smem));
+    s->regs = fa.numRegs;
+    if (s->per_sm < 1) {
+        snprintf(err, errsz, "no block of %d threads x %d registers and %zu bytes fits an SM", s->threads, fa.numRegs, s->smem);
+        sgst_gpu_free(s);
+        return -2;
+    }
+    s->blocks = s->per_sm * sms;
+    if (max_blocks > 0 && s->blocks > max_blocks) s->blocks = max_blocks;
+    return 0;
 }
 
 /* Plans k_sparse_stream for element size elem (4: float, 8: double), M pole levels per task
@@ -188,48 +474,59 @@ static inline int sgst_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, in
                                            : (const void *)sgst_kernel<double>(G, M, direct);
     if (!fn) { snprintf(err, errsz, "k_sparse_stream: G = %d, M = %d not instantiated", G, M); return -1; }
     if (threads < 32 || threads > SGST_MAXT(G, M) || threads % 32) { snprintf(err, errsz, "%d threads per block", threads); return -1; }
-    int optin = 0, sms = 0;
+    int optin = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     size_t smem = elem * (size_t)G * (size_t)h->npts + 16;
     if (smem > (size_t)optin) { snprintf(err, errsz, "%d grids of %lld points do not fit %d bytes", G, h->npts, optin); return -1; }
-    sgst_plan p;
-    if (sgst_plan_build(&p, h, M, err, errsz)) return -1;
     s->M = M;
     s->G = G;
     s->direct = direct;
     s->threads = threads;
     s->smem = smem;
-    s->nlist = p.nlist;
-    s->ntask = p.ntask;
-    s->items_pt = (double)p.items / (double)h->npts;
-    s->tasks_pt = (double)p.ntask / (double)h->npts;
-    s->dev.d = p.d;
-    s->dev.npts = (int)p.npts;
-    s->dev.nlist = p.nlist;
-    s->dev.M = M;
-    s->dev.last_covers = p.last_covers;
-    s->dev.cls = sgst_upload(p.cls, (long long)p.nlist * (M + 2));
-    s->dev.step = sgst_upload(p.step, 2LL * p.nlist);
-    s->dev.task = sgst_upload(p.task, p.ntask);
-    s->dev.item = sgst_upload(p.item, 2LL * p.ntask);
-    s->dev.rec = sgst_upload(p.rec, p.nrec);
-    s->dev.full = sgst_upload(p.full, p.nfull);
-    sgst_plan_free(&p);
-    cudaFuncAttributes fa;
-    CHECK_CUDA(cudaFuncGetAttributes(&fa, fn));
-    if ((size_t)fa.maxDynamicSharedSizeBytes < smem) /* raise only: an earlier plan may still be launched */
-        CHECK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&s->per_sm, fn, threads, smem));
-    s->regs = fa.numRegs;
-    if (s->per_sm < 1) {
-        snprintf(err, errsz, "no block of %d threads x %d registers and %zu bytes fits an SM", threads, fa.numRegs, smem);
-        sgst_gpu_free(s);
-        return -2;
+    return sgst_gpu_plan(s, h, fn, device, max_blocks, err, errsz);
+}
+
+/* Plans k_sparse_pipe: as sgst_gpu_setup, with nbuf buffers (0: the threads copy; 1, 2: bulk
+ * copies, sm_90 and a binary built for it) instead of the direct store, and `threads` a power
+ * of two from 32 to SGSP_MAXT(G, M).  Returns 0, -1 (refused: the reason in err) or -2. */
+static inline int sgsp_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, int M, int G, int threads, int nbuf,
+                                 int device, int max_blocks, char *err, size_t errsz)
+{
+    memset(s, 0, sizeof *s);
+    if (elem != sizeof(float) && elem != sizeof(double)) { snprintf(err, errsz, "element size %zu", elem); return -1; }
+    const void *fn = elem == sizeof(float) ? (const void *)sgsp_kernel<float>(G, M, nbuf)
+                                           : (const void *)sgsp_kernel<double>(G, M, nbuf);
+    if (!fn) { snprintf(err, errsz, "k_sparse_pipe: G = %d, M = %d, %d buffers not instantiated", G, M, nbuf); return -1; }
+    if (threads < 32 || threads > SGSP_MAXT(G, M) || (threads & (threads - 1))) {
+        snprintf(err, errsz, "%d threads per block (a power of two, 32 to %d)", threads, SGSP_MAXT(G, M));
+        return -1;
     }
-    s->blocks = s->per_sm * sms;
-    if (max_blocks > 0 && s->blocks > max_blocks) s->blocks = max_blocks;
-    return 0;
+    if (nbuf > 0) {
+        cudaFuncAttributes fa;
+        int major = 0;
+        CHECK_CUDA(cudaFuncGetAttributes(&fa, fn));
+        CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+        if (major < 9 || fa.binaryVersion < 90) {
+            snprintf(err, errsz, "bulk copies need sm_90 (device %d.x, binary sm_%d)", major, fa.binaryVersion);
+            return -1;
+        }
+    }
+    int optin = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    size_t buf = (elem * (size_t)G * (size_t)h->npts + 16 + 15) / 16 * 16, smem = 16 + (nbuf > 1 ? nbuf : 1) * buf;
+    if (smem > (size_t)optin) {
+        snprintf(err, errsz, "%d buffers of %d grids of %lld points do not fit %d bytes", nbuf > 1 ? nbuf : 1, G, h->npts, optin);
+        return -1;
+    }
+    s->M = M;
+    s->G = G;
+    s->pipe = 1;
+    s->nbuf = nbuf;
+    s->threads = threads;
+    for (s->bb = 0; (1 << s->bb) < threads; s->bb++) {}
+    s->bufelems = (int)(buf / elem);
+    s->smem = smem;
+    return sgst_gpu_plan(s, h, fn, device, max_blocks, err, errsz);
 }
 
 /* ngrids grids in -> out (out may equal in), hierarchize or (inverse) dehierarchize: enqueues one
@@ -241,7 +538,11 @@ static inline void sgst_gpu_run(const sgst_gpu *s, const T *in, T *out, long lon
     if (((uintptr_t)in & 15u) != ((uintptr_t)out & 15u)) DIE("sgst_gpu_run: in and out differ modulo 16 bytes");
     long long groups = (ngrids + s->G - 1) / s->G, blocks = groups < s->blocks ? groups : s->blocks;
     if (blocks < 1) return;
-    sgst_kernel<T>(s->G, s->M, s->direct)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse);
+    if (s->pipe)
+        sgsp_kernel<T>(s->G, s->M, s->nbuf)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse,
+                                                                                       s->bb, s->bufelems);
+    else
+        sgst_kernel<T>(s->G, s->M, s->direct)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse);
     CHECK_LAUNCH();
 }
 

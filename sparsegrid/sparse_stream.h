@@ -340,6 +340,70 @@ SGST_FI int sgst_list_at(const int *list0, const int *tiers, int k, int rr, int 
 SGST_DEFINE(float, f, sg_surplus, sg_unsurplus)
 SGST_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
 
+/* The walk of k_sparse_pipe (sparse_stream.cuh), the same tasks per thread as sgst_walk (so the
+ * same bits) at a fraction of its cost per list.  sgst_walk pays per class and thread, whether
+ * the thread has a task of the class or not, two loads of the class bounds, one entry load that
+ * waits for them, and the modulo's integer division twice (about 50-65 instructions in the
+ * SASS; M + 1 classes per list, up to 24 per grid: about half of the instructions ncu counted at
+ * d = 4).  Here B = 2^bb, c points to the list's class bounds (cls + l (M + 2); the kernel keeps
+ * them in shared memory, in the order it runs the lists), the bounds of every class and the
+ * first entry (or item) of every class are loaded together at the start of the list (two round trips for the list instead of
+ * three per class), the thread's first task of class o is lo + ((first + tid - lo) & (B - 1)),
+ * and a class without a task for the thread costs a compare. */
+#define SGST_DEFINE2(T, SUF)                                                                             \
+    SGST_FI void sgst_class2_##SUF(int o, T *u, int pitch, int gc, int G, int M, int t, int hi, unsigned e0, \
+                                   unsigned e1, int B, const unsigned *task, const unsigned *item,        \
+                                   const sgst_rec *rec, const unsigned short *full, int inverse)          \
+    {                                                                                                    \
+        int MU = sgst_class_mu(o, M), top = sgst_class_top(o);                                           \
+        sgst_geo geo;                                                                                    \
+        if (o == M) { /* single items: e0, e1 = the first item */                                        \
+            unsigned a = e0, b = e1, na = 0, nb = 0;                                                     \
+            for (; t < hi; t += B) {                                                                     \
+                if (t + B < hi) sgst_item_load(item, t + B, &na, &nb); /* one item ahead */              \
+                sgst_geo_item(a, b, &geo);                                                               \
+                sgst_task_##SUF(u, pitch, gc, G, &geo, 1, 1, inverse, (T *)0, 0, 1);                     \
+                a = na;                                                                                  \
+                b = nb;                                                                                  \
+            }                                                                                            \
+            return;                                                                                      \
+        }                                                                                                \
+        unsigned ent = e0; /* the first entry */                                                         \
+        for (; t < hi; t += B) {                                                                         \
+            unsigned nxt = t + B < hi ? SGST_LDG(task + t + B) : 0u; /* one entry ahead */               \
+            sgst_rec r = sgst_rec_load(rec, ent);                                                        \
+            sgst_task_geo(&r, full, ent, MU, top, &geo);                                                 \
+            sgst_task_##SUF(u, pitch, gc, G, &geo, MU, top, inverse, (T *)0, 0, 1);                      \
+            ent = nxt;                                                                                   \
+        }                                                                                                \
+    }                                                                                                    \
+    SGST_FI void sgst_walk2_##SUF(T *u, int pitch, int gc, int G, int M, const int *c, const unsigned *task, \
+                                  const unsigned *item, const sgst_rec *rec, const unsigned short *full, \
+                                  int tid, int bb, int inverse)                                          \
+    {                                                                                                    \
+        int B = 1 << bb, cb[SGST_MMAX + 2], ts[SGST_MMAX + 1];                                           \
+        unsigned e0[SGST_MMAX + 1], e1 = 0;                                                              \
+        SGST_UNROLL for (int o = 0; o < SGST_MMAX + 2; o++) cb[o] = o <= M + 1 ? c[o] : 0; /* plain: shared on the device */ \
+        SGST_UNROLL for (int o = 0; o <= SGST_MMAX; o++) {                                               \
+            ts[o] = cb[o] + ((cb[0] + tid - cb[o]) & (B - 1)); /* t = first + tid + i B, t >= lo */      \
+            e0[o] = 0u;                                                                                  \
+            if (o <= M && ts[o] < cb[o + 1]) {                                                           \
+                if (o == M) sgst_item_load(item, ts[o], e0 + o, &e1);                                    \
+                else e0[o] = SGST_LDG(task + ts[o]);                                                     \
+            }                                                                                            \
+        }                                                                                                \
+        /* class by class with a literal o (a compile-time mu on the device) */                          \
+        if (ts[0] < cb[1]) sgst_class2_##SUF(0, u, pitch, gc, G, M, ts[0], cb[1], e0[0], e1, B, task, item, rec, full, inverse); \
+        if (M >= 1 && ts[1] < cb[2]) sgst_class2_##SUF(1, u, pitch, gc, G, M, ts[1], cb[2], e0[1], e1, B, task, item, rec, full, inverse); \
+        if (M >= 2 && ts[2] < cb[3]) sgst_class2_##SUF(2, u, pitch, gc, G, M, ts[2], cb[3], e0[2], e1, B, task, item, rec, full, inverse); \
+        if (M >= 3 && ts[3] < cb[4]) sgst_class2_##SUF(3, u, pitch, gc, G, M, ts[3], cb[4], e0[3], e1, B, task, item, rec, full, inverse); \
+        if (M >= 4 && ts[4] < cb[5]) sgst_class2_##SUF(4, u, pitch, gc, G, M, ts[4], cb[5], e0[4], e1, B, task, item, rec, full, inverse); \
+        if (M >= 5 && ts[5] < cb[6]) sgst_class2_##SUF(5, u, pitch, gc, G, M, ts[5], cb[6], e0[5], e1, B, task, item, rec, full, inverse); \
+    }
+
+SGST_DEFINE2(float, f)
+SGST_DEFINE2(double, d)
+
 /* ------------------------------------------------------------------------- the plan (host) */
 
 static inline void sgst_plan_free(sgst_plan *p)
@@ -525,5 +589,20 @@ static inline int sgst_barriers(const sgst_plan *p) { return p->nlist + 2; }
     }
 SGST_REPLAY_DEFINE(float, f)
 SGST_REPLAY_DEFINE(double, d)
+
+/* The same through sgst_walk2 (k_sparse_pipe): B = 2^bb threads, staged only. */
+#define SGST_REPLAY2_DEFINE(T, SUF)                                                                      \
+    static inline void sgst_replay2_##SUF(T *u, int gc, int G, const sgst_plan *p, int bb, int inverse, int reverse) \
+    {                                                                                                    \
+        int N = (int)p->npts, B = 1 << bb;                                                               \
+        for (int i = 0; i < p->nlist; i++) {                                                             \
+            int l = p->step[inverse * p->nlist + i] & 255;                                               \
+            for (int b = 0; b < B; b++)                                                                  \
+                sgst_walk2_##SUF(u, N, gc, G, p->M, p->cls + l * (p->M + 2), p->task, p->item, p->rec,   \
+                                 p->full, reverse ? B - 1 - b : b, bb, inverse);                         \
+        }                                                                                                \
+    }
+SGST_REPLAY2_DEFINE(float, f)
+SGST_REPLAY2_DEFINE(double, d)
 
 #endif

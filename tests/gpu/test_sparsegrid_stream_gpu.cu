@@ -7,7 +7,10 @@
  * than G, 3 blocks walking many groups, in and out of place, grids starting off a 16-byte
  * boundary (the vector copy's scalar head and tail); full grids in subspace order with level 1
  * and 0 in some dimensions (a last dimension of level 0: the direct-store plan falls back to the
- * copy back).  Outputs are poisoned (NaN) first.  A plan may be refused only when its grids do
+ * copy back).  k_sparse_pipe (the walk of sgst_walk2, bulk copies with 1 or 2 buffers, or the
+ * threads' copies) on the same cases, block sizes 32..1024, many groups per block (the buffers'
+ * mbarrier phases flip), grids off 16-byte boundaries (the scalar head and tail beside the bulk
+ * copies), one grid for G = 2.  Outputs are poisoned (NaN) first.  A plan may be refused only when its grids do
  * not fit the shared memory of a block (-1) or its block does not fit an SM (-2).
  *   --small   a few cases (for compute-sanitizer)
  * Exit 77 without a GPU. */
@@ -62,19 +65,30 @@ static void batch_free(batch_t<T> *b)
     CHECK_CUDA(cudaFree(b->d_b));
 }
 
-/* One plan on the first ngrids grids of b: == the reference, both directions. */
+/* One plan on the first ngrids grids of b: == the reference, both directions.  nbuf < 0:
+ * k_sparse_stream (direct store or not); nbuf >= 0: k_sparse_pipe with nbuf buffers. */
 template <typename T>
 static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, int direct, int max_blocks, int in_place,
-                  int offset)
+                  int offset, int nbuf = -1)
 {
     const sgs_grid *g = b->g;
     sgst_gpu s;
     char err[200];
-    int rc = sgst_gpu_setup(&s, g, sizeof(T), M, G, threads, direct, 0, max_blocks, err, sizeof err);
-    if (rc == -1) { /* refused: only when G grids do not fit the shared memory of a block */
-        int optin = 0;
+    int rc = nbuf < 0 ? sgst_gpu_setup(&s, g, sizeof(T), M, G, threads, direct, 0, max_blocks, err, sizeof err)
+                      : sgsp_gpu_setup(&s, g, sizeof(T), M, G, threads, nbuf, 0, max_blocks, err, sizeof err);
+    if (rc == -1) { /* refused: only when the buffers do not fit the shared memory of a block (or no sm_90) */
+        int optin = 0, major = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-        T_CHECK((long long)G * b->N * (long long)sizeof(T) + 16 > optin);
+        CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+        long long need = (long long)G * b->N * (long long)sizeof(T) + 16;
+        if (nbuf > 0 && major < 9) return;
+        if (nbuf >= 0) { /* 16 bytes of mbarriers, the class bounds, the buffers */
+            sgst_plan pl;
+            T_CHECK(sgst_plan_build(&pl, g, M, err, sizeof err) == 0);
+            need = 16 + sgsp_cls_bytes(pl.nlist, M) + (nbuf > 1 ? 2 : 1) * ((need + 15) / 16 * 16);
+            sgst_plan_free(&pl);
+        }
+        T_CHECK(need > optin);
         return;
     }
     if (rc == -2) { /* refused: the block's registers exceed the SM's */
@@ -98,7 +112,9 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
         T_CHECK(same);
         if (!same)
             printf("  %s d=%d n=%d ngrids=%lld M=%d G=%d threads=%d %s max_blocks=%d %s offset %d %s\n",
-                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, M, G, threads, direct ? "direct" : "staged",
+                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, M, G, threads,
+                   nbuf >= 0 ? (nbuf == 0 ? "pipe, threads copy" : nbuf == 1 ? "pipe, 1 buffer" : "pipe, 2 buffers")
+                             : direct ? "direct" : "staged",
                    max_blocks, in_place ? "in place" : "out of place", offset, inv ? "dehierarchization" : "hierarchization");
     }
     sgst_gpu_free(&s);
@@ -107,6 +123,10 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
 static const int PLAN_M[] = {3, 4, 5, 3, 4};
 static const int PLAN_G[] = {1, 1, 1, 2, 2};
 #define PLANS 5
+/* k_sparse_pipe's instantiations, each with 0, 1, 2 buffers */
+static const int PIPE_M[] = {3, 4, 5, 3};
+static const int PIPE_G[] = {1, 1, 1, 2};
+#define PIPES 4
 
 /* Every plan on one grid: block sizes, caps and placements rotate with ci. */
 template <typename T>
@@ -121,6 +141,13 @@ static void check_grid(const sgs_grid *g, long long ngrids, int ci, int small)
             if (threads > maxt) threads = maxt;
             check<T>(&b, ngrids, PLAN_M[p], PLAN_G[p], threads, direct, c % 3 ? 0 : 3, c % 2, (c / 2) % 2);
             if (!small && PLAN_G[p] == 2) check<T>(&b, 1, PLAN_M[p], 2, 128, direct, 0, 0, 0); /* one grid: fewer than G */
+        }
+    for (int p = 0; p < PIPES; p++)
+        for (int nbuf = 0; nbuf <= 2; nbuf++) {
+            int c = ci + p + nbuf, threads = 32 << (c % 6);
+            if (threads > SGSP_MAXT(PIPE_G[p], PIPE_M[p])) threads = SGSP_MAXT(PIPE_G[p], PIPE_M[p]);
+            check<T>(&b, ngrids, PIPE_M[p], PIPE_G[p], threads, 0, c % 3 ? 0 : 2, c % 2, (c / 2) % 2, nbuf);
+            if (!small && PIPE_G[p] == 2) check<T>(&b, 1, PIPE_M[p], 2, 64, 0, 0, 0, 1, nbuf); /* fewer than G */
         }
     batch_free(&b);
 }
@@ -158,6 +185,13 @@ int main(int argc, char **argv)
                     check<float>(&bf, 41, PLAN_M[p], PLAN_G[p], th, th % 128 == 0, 3, 0, 0);
                     check<double>(&bd, 23, PLAN_M[p], PLAN_G[p], th, th % 128 != 0, 0, 1, 1);
                 }
+            for (int th = 32; th <= 1024; th *= 2) /* k_sparse_pipe: 3 blocks walk 14 (float) and 8 groups */
+                for (int p = 0; p < PIPES; p++)
+                    for (int nbuf = 0; nbuf <= 2; nbuf++) {
+                        if (th > SGSP_MAXT(PIPE_G[p], PIPE_M[p])) continue;
+                        check<float>(&bf, 41, PIPE_M[p], PIPE_G[p], th, 0, 3, nbuf == 1, (th / 32 + nbuf) % 2, nbuf);
+                        check<double>(&bd, 23, PIPE_M[p], PIPE_G[p], th, 0, 3, nbuf != 1, (th / 64 + nbuf) % 2, nbuf);
+                    }
             batch_free(&bf);
             batch_free(&bd);
             sgs_free(&g);

@@ -10,6 +10,8 @@
  *     tiers), no point with l_k = 0 is; in the direct-store variant the last pass writes every
  *     point of the output exactly once;
  *   - the thread mapping: with B threads every task of a list is run by exactly one thread;
+ *   - the same through sgst_walk2 (k_sparse_pipe's walk: 2^bb threads, bounds and first entries
+ *     loaded per list, the masked start), in the other thread order, G = 1 and 2;
  *   - a block replayed thread by thread (in thread order and in reverse) == the pole-wise CPU
  *     reference sgs_ref_f/d bitwise, d = 1..6, float and double, both directions, M = 1..5,
  *     G = 1 and 2 (a group of 2 and a partial group of 1), staged and direct store, on regular
@@ -138,7 +140,7 @@ static long long check_plan(const sgs_grid *g, const sgst_plan *p)
 
 /* Replay == reference, float and double, both directions, staged and direct, G = 1 and 2. */
 #define REPLAY_CHECK(T, SUF)                                                                            \
-    static void replay_##SUF(const sgs_grid *g, const sgst_plan *p, uint64_t *seed, int B, int reverse)  \
+    static void replay_##SUF(const sgs_grid *g, const sgst_plan *p, uint64_t *seed, int B, int reverse, int bb) \
     {                                                                                                    \
         long long N = g->npts;                                                                           \
         T *u0 = (T *)malloc(sizeof(T) * 2 * N), *ref = (T *)malloc(sizeof(T) * 2 * N);                   \
@@ -163,6 +165,16 @@ static long long check_plan(const sgs_grid *g, const sgst_plan *p)
                             fprintf(stderr, "  mismatch d=%d n=%d M=%d G=%d gc=%d inv=%d B=%d\n", g->d,   \
                                     g->n, p->M, G, gc, inv, B);                                          \
                     }                                                                                    \
+            for (int G = 1; G <= 2; G++) /* k_sparse_pipe's walk: 2^bb threads, the other order */        \
+                for (int gc = 1; gc <= G; gc++) {                                                        \
+                    memcpy(u, u0, sizeof(T) * 2 * N);                                                    \
+                    sgst_replay2_##SUF(u, gc, G, p, bb, inv, !reverse);                                  \
+                    T_CHECK(!memcmp(u, ref, sizeof(T) * gc * N));                                        \
+                    if (gc < 2) T_CHECK(!memcmp(u + N, u0 + N, sizeof(T) * N));                          \
+                    if (memcmp(u, ref, sizeof(T) * gc * N))                                              \
+                        fprintf(stderr, "  walk2 mismatch d=%d n=%d M=%d G=%d gc=%d inv=%d B=%d\n", g->d, \
+                                g->n, p->M, G, gc, inv, 1 << bb);                                        \
+                }                                                                                        \
         }                                                                                                \
         free(u0);                                                                                        \
         free(ref);                                                                                       \
@@ -238,9 +250,9 @@ int main(void)
                 if (sgst_plan_build(&p, &g, M, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
                 T_CHECK(p.last_covers); /* sparse grids: every l_k = 0 subspace has an l_k = 1 partner */
                 if ((!large || M == SGST_MMAX) && check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
-                int B = M % 2 ? 64 : 96;
-                replay_f(&g, &p, &seed, B, M % 3 == 0);
-                if (g.npts * 8 <= 227 * 1024) replay_d(&g, &p, &seed, B, M % 3 != 0);
+                int B = M % 2 ? 64 : 96, bb = 5 + (n + M) % 3; /* walk2: 32, 64, 128 threads */
+                replay_f(&g, &p, &seed, B, M % 3 == 0, bb);
+                if (g.npts * 8 <= 227 * 1024) replay_d(&g, &p, &seed, B, M % 3 != 0, bb);
                 sgst_plan_free(&p);
             }
             if (n == NMAX_F[d]) { /* one more level does not fit in float */
@@ -266,8 +278,8 @@ int main(void)
             int zero_last = FULL[i][d] == 0;
             T_EQ_INT(p.last_covers, !zero_last);
             if (check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
-            replay_f(&g, &p, &seed, 32, M == 3);
-            replay_d(&g, &p, &seed, 33, M != 3);
+            replay_f(&g, &p, &seed, 32, M == 3, 5);
+            replay_d(&g, &p, &seed, 33, M != 3, 6);
             sgst_plan_free(&p);
         }
         sgs_free(&g);
