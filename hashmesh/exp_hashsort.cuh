@@ -9,20 +9,25 @@
  * hash_part_direct_gpu, the direct scheme at every n (the first version of the partitioned
  * sort), so that one run shows the crossover before and after.
  *
- *   exp_sort_cpu    -> hashmesh_sort_cpu_scale.dat: the same keys on all CPU cores, n = 2^21 ..
- *                      2^25 (--quick: .. 2^22): the OpenMP LSD radix sort on the 32-bit bucket
- *                      index (best.h bucket_keys1d + radix_pairs), Listing 1 on all cores
- *                      (best.h hash_sort1d_omp) and the partitioned hash sort on all cores
- *                      (hashsort_omp.h), indices only, each verified before it is timed.
- *   exp_sort_scale  -> hashmesh_sort_scale_uniform.dat, hashmesh_sort_scale_clustered.dat
- *                      n = 2^16 .. 2^27 (--quick: .. 2^22); every method writes the indices of
- *                      the keys in sorted order into one buffer, poisoned before its
- *                      correctness run and compared with the CPU hash sort (Listing 1) before
- *                      it is timed (runcase.h: a mismatch exits 1 and writes no file).
+ *   exp_sort_scale    -> hashmesh_sort_scale_uniform.dat, hashmesh_sort_scale_clustered.dat
+ *                        n = 2^16 .. 2^27 (--quick: .. 2^22); every method writes the indices
+ *                        of the keys in sorted order into one buffer, poisoned before its
+ *                        correctness run and compared with the CPU hash sort (Listing 1)
+ *                        before it is timed (runcase.h: a mismatch exits 1 and writes no file).
+ *   exp_sort_cpu      -> hashmesh_sort_cpu_scale.dat: the same keys on the CPU cores (--threads),
+ *                        n = 2^21 .. 2^25 (--quick: .. 2^22): the OpenMP LSD radix sort on the
+ *                        32-bit bucket index (best.h bucket_keys1d + radix_pairs), Listing 1 on
+ *                        all cores (best.h hash_sort1d_omp) and the partitioned hash sort on all
+ *                        cores (hashsort_omp.h), indices only, each verified before it is timed.
+ *   exp_sort_variants -> hashmesh_sort_variants.dat, hashmesh_sort_cpu_variants.dat: the plan
+ *                        choices of the partitioned sorts, each forced one at a time against the
+ *                        automatic plan (GPU at 2^22, 2^25 and 2^27 keys, CPU at 2^21; --quick:
+ *                        2^22 and 2^20): the evidence the automatic plans are set from.
  *
- * `opts` is the program's options struct; its first member is its common_opts (as hashmesh's
- * own), the only part this experiment reads.  The bytes-per-key model of the three sorts is
- * at the top of hashsort_part.cuh; the model_bytes_key column repeats it per row. */
+ * `opts` is hashmesh's options struct (harness.cuh hm_opts: the common options, --threads, the
+ * GPU and host names, the stream).  The bytes-per-key model of the three GPU sorts is at the
+ * top of hashsort_part.cuh (the model_bytes_key column repeats it per row), the CPU one's at the
+ * top of hashsort_omp.h. */
 #ifndef HASHMESH_EXP_HASHSORT_CUH
 #define HASHMESH_EXP_HASHSORT_CUH
 
@@ -34,6 +39,7 @@
 #include "../common/host.h"
 #include "../common/runcase.h"
 #include "../common/verify.h"
+#include "harness.cuh"
 #include "gen.h"
 #include "hash.h"
 #include "best.h"
@@ -218,21 +224,6 @@ static inline double ss_copy_gbs(const common_opts *o, cudaStream_t s)
     return 2.0 * (double)c.bytes / (st.median * 1e-3) / 1e9;
 }
 
-/* The program's command line for the metadata, read back from /proc (the options struct
- * does not carry argc/argv). */
-static inline dat_meta ss_meta(const char *figure, const char *gpu, const common_opts *o)
-{
-    char buf[1024] = "", *argv[64];
-    int argc = 0;
-    FILE *f = fopen("/proc/self/cmdline", "rb");
-    size_t len = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f) fclose(f);
-    buf[len] = '\0';
-    for (size_t i = 0; i < len && argc < 64; i += strlen(buf + i) + 1) argv[argc++] = buf + i;
-    dat_meta m = dat_meta_of("hashmesh/hashmesh", figure, argc, argv, gpu, o);
-    return m;
-}
-
 #define SS_NMETHODS 4
 typedef struct { /* one size's medians, for the speedups and the summary */
     long n, m;
@@ -286,16 +277,16 @@ static inline void ss_plan_meta(datfile *d, const hsp_plan *p)
                  p->match2, p->bitmap, p->place_threads);
 }
 
-static inline void ss_sweep(ss_dist dist, int top, const common_opts *o, const char *gpu, double copy_gbs,
-                            cudaStream_t s)
+static inline void ss_sweep(ss_dist dist, int top, const hm_opts *r, double copy_gbs)
 {
+    const common_opts *o = &r->c;
+    cudaStream_t s = r->s;
     char name[96], fig[200];
     snprintf(name, sizeof name, "hashmesh_sort_scale_%s.dat", SS_DIST_NAME[dist]);
     snprintf(fig, sizeof fig, "Table 4.2 extended to 2^%d keys (%s keys): paper GPU hash sort, CUB radix32, "
              "partitioned hash sort (automatic and direct)", top, SS_DIST_NAME[dist]);
-    dat_meta m = ss_meta(fig, gpu, o);
     datfile d;
-    datfile_open(&d, o->out, name, &m);
+    hm_open(&d, r, name, fig);
     if (dist == SS_UNIFORM) datfile_meta(&d, "keys", "uniform (sec. 3.1): gaps in [dmin, dmax], dmin 2, dmax 4, shuffled");
     else datfile_meta(&d, "keys", "clustered (gen.h): gaps dmin floor(u^(-1/alpha)), alpha %.2f, dmin 2, shuffled", SS_ALPHA);
     datfile_meta(&d, "methods", "hash_gpu: the paper's sort (clear, scatter, CUB scan, compact; indices only); "
@@ -351,28 +342,17 @@ static inline void ss_sweep(ss_dist dist, int top, const common_opts *o, const c
     datfile_commit(&d);
 }
 
-/* Both distributions from 2^16 to 2^top keys (top <= SS_LOG2_MAX). */
-static inline int ss_run(const common_opts *o, int top)
-{
-    char gpu[256];
-    if (top > SS_LOG2_MAX) top = SS_LOG2_MAX;
-    device_describe(o->device, gpu, sizeof gpu);
-    cudaStream_t s;
-    CHECK_CUDA(cudaStreamCreate(&s));
-    double copy_gbs = ss_copy_gbs(o, s);
-    fprintf(stderr, "sort_scale: copy ceiling %.1f GB/s (read + write)\n", copy_gbs);
-    ss_sweep(SS_UNIFORM, top, o, gpu, copy_gbs, s);
-    ss_sweep(SS_CLUSTERED, top, o, gpu, copy_gbs, s);
-    CHECK_CUDA(cudaStreamDestroy(s));
-    return 0;
-}
-
 /* Table 4.2 extended: the three sorts from 2^16 to 2^27 keys (--quick: 2^22), uniform and
  * clustered keys. */
 static int exp_sort_scale(void *opts)
 {
-    const common_opts *o = (const common_opts *)opts;
-    return ss_run(o, o->quick ? SS_LOG2_MAX_QUICK : SS_LOG2_MAX);
+    const hm_opts *r = (const hm_opts *)opts;
+    double copy_gbs = ss_copy_gbs(&r->c, r->s);
+    fprintf(stderr, "sort_scale: copy ceiling %.1f GB/s (read + write)\n", copy_gbs);
+    const int top = r->c.quick ? SS_LOG2_MAX_QUICK : SS_LOG2_MAX;
+    ss_sweep(SS_UNIFORM, top, r, copy_gbs);
+    ss_sweep(SS_CLUSTERED, top, r, copy_gbs);
+    return 0;
 }
 
 /* ================= the CPU sorts on all cores (exp_sort_cpu) ================= */
@@ -412,6 +392,12 @@ static inline size_t sc_check(void *p)
     sc_job *j = (sc_job *)p;
     return verify_exact(j->out, j->in->ref, (size_t)j->in->k.n, sizeof(int), SC_METHODS[j->which]);
 }
+/* the partitioned sort of j's keys with width pw and chunk (0: automatic) on `threads` threads */
+static inline int sc_part_setup(sc_job *j, int threads, int pw, long chunk, char *why, size_t whysize)
+{
+    hsp_omp_free(&j->part);
+    return hsp_omp_setup(&j->part, j->in->k.n, j->in->k.m, threads, pw, chunk, why, whysize);
+}
 static inline void sc_job_make(sc_job *j, const ss_input *in, int threads)
 {
     long n = in->k.n, m = in->k.m;
@@ -427,7 +413,7 @@ static inline void sc_job_make(sc_job *j, const ss_input *in, int threads)
     j->hist = (long *)gen_alloc(sizeof(long) * ((size_t)threads << RADIX_MAX_DIGIT_BITS));
     j->cnt = (long *)gen_alloc(sizeof(long) * (size_t)threads);
     j->t = (int *)gen_alloc(sizeof(int) * (size_t)m);
-    if (hsp_omp_setup(&j->part, n, m, threads, 0, 0, why, sizeof why)) DIE("partitioned CPU hash sort: %s", why);
+    if (sc_part_setup(j, threads, 0, 0, why, sizeof why)) DIE("partitioned CPU hash sort: %s", why);
 }
 static inline void sc_job_free(sc_job *j)
 {
@@ -435,24 +421,34 @@ static inline void sc_job_free(sc_job *j)
     free(j->key); free(j->k2); free(j->i2); free(j->out); free(j->hist); free(j->cnt); free(j->t);
     memset(j, 0, sizeof *j);
 }
-
-/* the CPU sorts of both distributions from 2^21 to 2^top keys -> hashmesh_sort_cpu_scale.dat */
-static inline int sc_run_all(const common_opts *o, int top)
+/* one CPU method of j, verified and timed; `label` names it in messages */
+static inline bench_stats sc_time(sc_job *j, sc_method which, const char *label, const common_opts *o, datfile *d)
 {
-    char gpu[256];
-    device_describe(o->device, gpu, sizeof gpu);
-    const int threads = best_max_threads();
-    dat_meta meta = ss_meta("Table 4.2 extended, CPU: the 1D sorts on all cores (LSD radix, Listing 1, partitioned hash)",
-                            gpu, o);
+    j->which = which;
+    run_case c = {label, j, sc_poison, NULL, sc_run, sc_check};
+    return run_case_time(&c, o, 0, d);
+}
+static inline void sc_meta(datfile *d, const hm_opts *r)
+{
+    datfile_meta(d, "keys", "uniform (sec. 3.1, dmin 2, dmax 4) and clustered (gen.h, alpha %.2f), shuffled", SS_ALPHA);
+    datfile_meta(d, "cpu", "%s; %d OpenMP threads (--threads)", r->cpu, r->threads);
+    meta_triad(d, r);
+    datfile_meta(d, "methods", "radix32_cpu_omp: bucket_keys1d + radix_pairs (LSD, 11-bit digits at most, key generation "
+                 "timed); hash_cpu_omp: Listing 1 on all cores (hash_sort1d_omp); hash_part_cpu_omp: the partitioned hash "
+                 "sort on all cores (hashsort_omp.h); indices only, each verified against Listing 1 before it is timed");
+}
+
+/* The CPU side of Table 4.2 extended: the three sorts on r->threads threads, 2^21 .. 2^25 keys
+ * (--quick: 2^22), both distributions -> hashmesh_sort_cpu_scale.dat */
+static int exp_sort_cpu(void *opts)
+{
+    const hm_opts *r = (const hm_opts *)opts;
+    const common_opts *o = &r->c;
+    const int threads = r->threads, top = o->quick ? SC_LOG2_MAX_QUICK : SC_LOG2_MAX;
     datfile d;
-    datfile_open(&d, o->out, "hashmesh_sort_cpu_scale.dat", &meta);
-    datfile_meta(&d, "keys", "uniform (sec. 3.1, dmin 2, dmax 4) and clustered (gen.h, alpha %.2f), shuffled", SS_ALPHA);
-    datfile_meta(&d, "host_triad", "%.2f GB/s on %d threads (STREAM-like triad, common/host.h: the host's memory ceiling)",
-                 host_triad_gbs((size_t)1 << 25, threads, 3), threads);
-    datfile_meta(&d, "methods", "radix32_cpu_omp: bucket_keys1d + radix_pairs (LSD, 11-bit digits at most, %d threads, key "
-                 "generation timed); hash_cpu_omp: Listing 1 on all cores (hash_sort1d_omp); hash_part_cpu_omp: the "
-                 "partitioned hash sort on all cores (hashsort_omp.h); indices only, each verified against Listing 1 "
-                 "before it is timed", threads);
+    hm_open(&d, r, "hashmesh_sort_cpu_scale.dat",
+            "Table 4.2 extended, CPU: the 1D sorts on all cores (LSD radix, Listing 1, partitioned hash)");
+    sc_meta(&d, r);
     datfile_meta(&d, "columns", "dist: uniform or clustered; table_buckets: m; pw, parts: the partitioned sort's; median_ms "
                  "min_ms max_ms over reps runs (the spread); mkeys_s: n / median; speedup_vs_radix_x: radix32_cpu_omp "
                  "median / median");
@@ -467,10 +463,8 @@ static inline int sc_run_all(const common_opts *o, int top)
             bench_stats st[SC_NMETHODS];
             char label[96];
             for (int a = 0; a < SC_NMETHODS; a++) {
-                j.which = (sc_method)a;
                 snprintf(label, sizeof label, "%s %s n=%ld", SC_METHODS[a], SS_DIST_NAME[dist], in.k.n);
-                run_case c = {label, &j, sc_poison, NULL, sc_run, sc_check};
-                st[a] = run_case_time(&c, o, 0, &d);
+                st[a] = sc_time(&j, (sc_method)a, label, o, &d);
             }
             for (int a = 0; a < SC_NMETHODS; a++)
                 datfile_row(&d, "%s %ld %ld %d %d %ld %s %d %.6f %.6f %.6f %d %d %.1f %.3f", SS_DIST_NAME[dist], in.k.n,
@@ -488,11 +482,182 @@ static inline int sc_run_all(const common_opts *o, int top)
     return 0;
 }
 
-/* The CPU side of Table 4.2 extended: 2^21 .. 2^25 keys (--quick: 2^22), both distributions. */
-static int exp_sort_cpu(void *opts)
+/* ================= the plan choices, one at a time (exp_sort_variants) ================= */
+typedef struct {
+    char name[24];
+    hsp_tuning t;
+} sv_variant;
+static inline int sv_add(sv_variant *v, int nv, const char *name, hsp_scheme sc, int pw, int coarse_pw, int ipt, int ipt2,
+                         hsp_match match, hsp_bitmap bitmap)
 {
-    const common_opts *o = (const common_opts *)opts;
-    return sc_run_all(o, o->quick ? SC_LOG2_MAX_QUICK : SC_LOG2_MAX);
+    memset(&v[nv], 0, sizeof v[nv]);
+    snprintf(v[nv].name, sizeof v[nv].name, "%s", name);
+    v[nv].t.scheme = sc;
+    v[nv].t.pw = pw;
+    v[nv].t.coarse_pw = coarse_pw;
+    v[nv].t.ipt = ipt;
+    v[nv].t.ipt2 = ipt2;
+    v[nv].t.match = match;
+    v[nv].t.bitmap = bitmap;
+    return nv + 1;
+}
+/* The GPU variants of one input: the automatic plan, each scheme forced, and each choice of
+ * the ranked and two-level plans moved one step from its automatic value (widths +-1, keys a
+ * thread 8, match and the bitmap on).  Returns how many (at most 16). */
+static inline int sv_gpu_variants(const ss_input *in, sv_variant *v)
+{
+    const hsp_scheme R = HSP_SCHEME_RANKED, T = HSP_SCHEME_TWO_LEVEL;
+    const hsp_match MA = HSP_MATCH_AUTO;
+    const hsp_bitmap BA = HSP_BITMAP_AUTO;
+    const int rpw = hsp_auto_pw(in->k.m, HSP_TARGET_PARTS, HSP_PW_MIN, HSP_PW_LIMIT); /* the ranked scheme's width */
+    hsp_plan two;
+    hsp_tuning tt;
+    char why[256];
+    memset(&tt, 0, sizeof tt);
+    tt.scheme = T;
+    const int cpw = hsp_plan_make(&two, in->k.n, in->k.m, 0, &tt, why, sizeof why) ? 0 : two.pw1; /* its coarse width */
+    int nv = 0;
+    nv = sv_add(v, nv, "auto", HSP_SCHEME_AUTO, 0, 0, 0, 0, MA, BA);
+    nv = sv_add(v, nv, "direct", HSP_SCHEME_DIRECT, 0, 0, 0, 0, MA, BA);
+    nv = sv_add(v, nv, "ranked", R, 0, 0, 0, 0, MA, BA);
+    nv = sv_add(v, nv, "ranked_pw-1", R, rpw - 1, 0, 0, 0, MA, BA);
+    if (rpw < HSP_PW_LIMIT) nv = sv_add(v, nv, "ranked_pw+1", R, rpw + 1, 0, 0, 0, MA, BA);
+    nv = sv_add(v, nv, "ranked_ipt8", R, 0, 0, 8, 0, MA, BA);
+    nv = sv_add(v, nv, "ranked_match", R, 0, 0, 0, 0, HSP_MATCH_ON, BA);
+    nv = sv_add(v, nv, "ranked_bitmap", R, 0, 0, 0, 0, MA, HSP_BITMAP_ON);
+    nv = sv_add(v, nv, "two", T, 0, 0, 0, 0, MA, BA);
+    nv = sv_add(v, nv, "two_match", T, 0, 0, 0, 0, HSP_MATCH_ON, BA);
+    nv = sv_add(v, nv, "two_bitmap", T, 0, 0, 0, 0, MA, HSP_BITMAP_ON);
+    if (cpw > HSP_FINE_PW + 1) nv = sv_add(v, nv, "two_fine15", T, HSP_FINE_PW + 1, cpw, 0, 0, MA, BA);
+    nv = sv_add(v, nv, "two_fine13", T, HSP_FINE_PW - 1, cpw, 0, 0, MA, BA);
+    if (cpw) nv = sv_add(v, nv, "two_coarse+1", T, 0, cpw + 1, 0, 0, MA, BA);
+    if (cpw > HSP_FINE_PW + 1) nv = sv_add(v, nv, "two_coarse-1", T, 0, cpw - 1, 0, 0, MA, BA);
+    nv = sv_add(v, nv, "two_ipt2_8", T, 0, 0, 0, 8, MA, BA);
+    return nv;
+}
+
+#define SV_SIZES 3 /* GPU: 2^22 (ranked), 2^25 (ranked / two-level), 2^27 (two-level) */
+static inline void sv_gpu(const hm_opts *r)
+{
+    const common_opts *o = &r->c;
+    static const int full[SV_SIZES] = {22, 25, 27}, quick[SV_SIZES] = {20, 22, 0};
+    datfile d;
+    hm_open(&d, r, "hashmesh_sort_variants.dat", "Table 4.2 extended: the partitioned GPU sort's plan choices, one at a time");
+    datfile_meta(&d, "keys", "uniform (sec. 3.1, dmin 2, dmax 4) and clustered (gen.h, alpha %.2f), shuffled", SS_ALPHA);
+    datfile_meta(&d, "variants", "auto: the automatic plan (hashsort_part.h hsp_plan_make); direct, ranked, two: the "
+                 "scheme forced, the rest automatic; _pw+-1: the ranked width; _ipt8: 8 keys a thread of the first pass; "
+                 "_match: ranking by __match_any_sync in every ranked pass; _bitmap: the occupancy-bitmap place pass; "
+                 "two_fine13/15: the fine width, coarse as automatic; two_coarse+-1: the coarse width; two_ipt2_8: 8 keys "
+                 "a thread of the fine pass; a plan the scheme refuses is a '# refused:' line");
+    datfile_meta(&d, "columns", "variant: radix32_gpu and hash_gpu (the baselines) or the partitioned sort's; scheme .. "
+                 "bitmap: its plan (- for the baselines); gkeys_s: n / median; speedup_vs_radix32_x: radix32_gpu median / "
+                 "median");
+    datfile_columns(&d, "dist n table_buckets end_bit variant scheme pw parts pw1 parts1 ipt ipt2 match1 match2 bitmap "
+                        "median_ms min_ms max_ms reps batch gkeys_s speedup_vs_radix32_x");
+    for (int a = 0; a < SV_SIZES; a++) {
+        const int lg = o->quick ? quick[a] : full[a];
+        if (!lg) continue;
+        for (int dist = 0; dist < 2; dist++) {
+            ss_input in;
+            ss_input_make(&in, (ss_dist)dist, 1L << lg, (uint64_t)o->seed);
+            bench_stats rx = ss_radix32(&in, o, r->s, &d), hx = ss_paper_hash(&in, o, r->s, &d);
+            const bench_stats *base[2] = {&rx, &hx};
+            const char *bname[2] = {"radix32_gpu", "hash_gpu"};
+            for (int b = 0; b < 2; b++)
+                datfile_row(&d, "%s %ld %ld %d %s - - - - - - - - - - %.6f %.6f %.6f %d %d %.3f %.3f", SS_DIST_NAME[dist],
+                            in.k.n, in.k.m, in.end_bit, bname[b], base[b]->median, base[b]->min, base[b]->max, base[b]->n,
+                            base[b]->batch, in.k.n / (base[b]->median * 1e-3) / 1e9, rx.median / base[b]->median);
+            sv_variant v[16];
+            const int nv = sv_gpu_variants(&in, v);
+            for (int k = 0; k < nv; k++) {
+                hsp_plan p;
+                char why[256], label[64];
+                if (hsp_plan_make(&p, in.k.n, in.k.m, 0, &v[k].t, why, sizeof why)) {
+                    datfile_meta(&d, "refused", "%s %s n=%ld: %s", v[k].name, SS_DIST_NAME[dist], in.k.n, why);
+                    continue;
+                }
+                snprintf(label, sizeof label, "hash_part_gpu %s", v[k].name);
+                bench_stats st = ss_part_hash(&in, &v[k].t, &p, label, o, r->s, &d);
+                datfile_row(&d, "%s %ld %ld %d %s %s %d %ld %d %ld %d %d %d %d %d %.6f %.6f %.6f %d %d %.3f %.3f",
+                            SS_DIST_NAME[dist], in.k.n, in.k.m, in.end_bit, v[k].name, HSP_SCHEME_NAME[p.scheme], p.pw,
+                            p.parts, p.pw1, p.parts1, p.ipt, p.ipt2, p.match1, p.match2, p.bitmap, st.median, st.min,
+                            st.max, st.n, st.batch, in.k.n / (st.median * 1e-3) / 1e9, rx.median / st.median);
+                fprintf(stderr, "  variants %-9s n 2^%d %-13s %-9s %8.4f ms (%5.2fx radix32)\n", SS_DIST_NAME[dist], lg,
+                        v[k].name, HSP_SCHEME_NAME[p.scheme], st.median, rx.median / st.median);
+            }
+            ss_input_free(&in);
+        }
+    }
+    datfile_commit(&d);
+}
+
+/* The CPU variants at one size: the automatic plan, its width -1 .. +2, chunks of 2^14 and
+ * 2^17 keys, half the threads */
+static inline void sv_cpu(const hm_opts *r)
+{
+    const common_opts *o = &r->c;
+    const int lg = o->quick ? 20 : SC_LOG2_MIN, threads = r->threads;
+    datfile d;
+    hm_open(&d, r, "hashmesh_sort_cpu_variants.dat", "Table 4.2 extended, CPU: the partitioned sort's plan choices");
+    sc_meta(&d, r);
+    datfile_meta(&d, "variants", "auto: the automatic plan (hashsort_omp.h hsp_omp_setup); pw-1 .. pw+2: the width; "
+                 "chunk16k, chunk128k: keys a thread ranks at a time; threads_half: half the threads");
+    datfile_meta(&d, "columns", "variant: radix32_cpu_omp and hash_cpu_omp (the baselines) or the partitioned sort's; pw, "
+                 "parts, chunk, threads: its plan; speedup_vs_radix_x: radix32_cpu_omp median / median");
+    datfile_columns(&d, "dist n table_buckets variant pw parts chunk threads median_ms min_ms max_ms reps batch mkeys_s "
+                        "speedup_vs_radix_x");
+    for (int dist = 0; dist < 2; dist++) {
+        ss_input in;
+        sc_job j;
+        char label[96], why[256];
+        ss_input_make_on(&in, (ss_dist)dist, 1L << lg, (uint64_t)o->seed, 0);
+        sc_job_make(&j, &in, threads);
+        const int apw = j.part.pw;
+        bench_stats rx = {0}, st;
+        for (int a = 0; a < SC_PART_OMP; a++) {
+            snprintf(label, sizeof label, "%s %s n=%ld", SC_METHODS[a], SS_DIST_NAME[dist], in.k.n);
+            st = sc_time(&j, (sc_method)a, label, o, &d);
+            if (a == SC_RADIX) rx = st;
+            datfile_row(&d, "%s %ld %ld %s - - - %d %.6f %.6f %.6f %d %d %.1f %.3f", SS_DIST_NAME[dist], in.k.n, in.k.m,
+                        SC_METHODS[a], threads, st.median, st.min, st.max, st.n, st.batch,
+                        in.k.n / (st.median * 1e-3) / 1e6, rx.median / st.median);
+        }
+        const struct {
+            const char *name;
+            int pw;
+            long chunk;
+            int threads;
+        } v[] = {{"auto", 0, 0, threads},          {"pw-1", apw - 1, 0, threads},      {"pw+1", apw + 1, 0, threads},
+                 {"pw+2", apw + 2, 0, threads},    {"chunk16k", 0, 16384, threads},   {"chunk128k", 0, 131072, threads},
+                 {"threads_half", 0, 0, threads / 2 > 0 ? threads / 2 : 1}};
+        for (int k = 0; k < (int)(sizeof v / sizeof v[0]); k++) {
+            if (sc_part_setup(&j, v[k].threads, v[k].pw, v[k].chunk, why, sizeof why)) {
+                datfile_meta(&d, "refused", "%s %s n=%ld: %s", v[k].name, SS_DIST_NAME[dist], in.k.n, why);
+                continue;
+            }
+            snprintf(label, sizeof label, "hash_part_cpu_omp %s %s n=%ld", v[k].name, SS_DIST_NAME[dist], in.k.n);
+            st = sc_time(&j, SC_PART_OMP, label, o, &d);
+            datfile_row(&d, "%s %ld %ld %s %d %ld %ld %d %.6f %.6f %.6f %d %d %.1f %.3f", SS_DIST_NAME[dist], in.k.n, in.k.m,
+                        v[k].name, j.part.pw, j.part.parts, j.part.chunk, j.part.threads, st.median, st.min, st.max, st.n,
+                        st.batch, in.k.n / (st.median * 1e-3) / 1e6, rx.median / st.median);
+            fprintf(stderr, "  cpu variants %-9s n 2^%d %-12s pw %2d chunk %6ld threads %2d: %8.3f ms (%5.2fx radix)\n",
+                    SS_DIST_NAME[dist], lg, v[k].name, j.part.pw, j.part.chunk, j.part.threads, st.median,
+                    rx.median / st.median);
+        }
+        sc_job_free(&j);
+        ss_input_free(&in);
+    }
+    datfile_commit(&d);
+}
+
+/* The plan choices of the partitioned sorts, each forced one at a time (beyond the paper: the
+ * evidence behind the automatic plans) -> hashmesh_sort_variants.dat, hashmesh_sort_cpu_variants.dat */
+static int exp_sort_variants(void *opts)
+{
+    const hm_opts *r = (const hm_opts *)opts;
+    sv_gpu(r);
+    sv_cpu(r);
+    return 0;
 }
 
 #endif

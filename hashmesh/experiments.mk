@@ -58,4 +58,7 @@ $(R)_sort_scale_uniform.dat $(R)_sort_scale_clustered.dat &: hashmesh  # GPU sor
 	$(HM) --exp=sort_scale
 $(R)_sort_cpu_scale.dat: hashmesh      # CPU sorts on all cores: partitioned hash, OpenMP hash, OpenMP LSD radix
 	$(HM) --exp=sort_cpu
+# the partitioned sorts' plan choices one at a time (not part of `run`: the record behind the automatic plans)
+$(R)_sort_variants.dat $(R)_sort_cpu_variants.dat &: hashmesh
+	$(HM) --exp=sort_variants
 .PHONY: best

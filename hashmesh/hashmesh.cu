@@ -40,6 +40,7 @@ static const experiment EXPERIMENTS[] = {
     {"clustered",   "sec. 3.1, beyond",  "1D sort of clustered keys: where the perfect table blows up",     exp_clustered},
     {"sort_scale",  "Table 4.2, beyond", "GPU sorts to 2^27, uniform and clustered: partitioned hash vs CUB", exp_sort_scale},
     {"sort_cpu",    "Table 4.2, beyond", "CPU sorts on all cores, 2^21..2^25: partitioned hash vs LSD radix",  exp_sort_cpu},
+    {"sort_variants", "Table 4.2, beyond", "the partitioned sorts' plan choices, one at a time (GPU, CPU)",   exp_sort_variants},
 };
 
 int main(int argc, char **argv)

@@ -16,7 +16,8 @@ tmp=$cli_tmp
 expect 0 $hm --help | grep -q -- '--exp=V' || { echo "FAILED: hashmesh --help lacks --exp"; fail=1; }
 # the experiment table without a GPU: every experiment with its paper item
 list=$(expect 0 $hm --exp=list)
-for e in fig3_3 fig3_4 fig3_5 fig3_6 fig3_7 fig3_9 fig3_10 fig3_11 tab4_1 tab4_2 sort_best tab4_1_best tab4_2_best levmax clustered; do
+for e in fig3_3 fig3_4 fig3_5 fig3_6 fig3_7 fig3_9 fig3_10 fig3_11 tab4_1 tab4_2 sort_best tab4_1_best tab4_2_best levmax clustered \
+         sort_scale sort_cpu sort_variants; do
   printf '%s\n' "$list" | grep -Eq "^  $e +[^ ]" || { echo "FAILED: --exp=list lacks $e"; fail=1; }
 done
 expect 2 $hm --exp=fig9 | grep -q "no such experiment" || { echo "FAILED: bad --exp message"; fail=1; }
