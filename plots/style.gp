@@ -129,6 +129,12 @@ set style line 41 lc rgb '#17becf' pt 13 dt 1   # compact hash (CPU)
 ls_compact_cpu = 41
 set style line 42 lc rgb '#e377c2' pt 15 dt 1   # compact hash (GPU)
 ls_compact_gpu = 42
+set style line 43 lc rgb '#6a3d9a' pt 9  dt 1   # partitioned hash sort (GPU), automatic plan
+ls_hash_part_gpu = 43
+set style line 44 lc rgb '#6a3d9a' pt 8  dt 2   # the same, direct scheme at every n (its first version)
+ls_hash_part_direct_gpu = 44
+set style line 45 lc rgb '#6a3d9a' pt 5  dt 2   # partitioned hash sort on all CPU cores
+ls_hash_part_cpu_omp = 45
 # bandwidth tests
 set style line 30 lc rgb '#000000' pt 7  dt 1   # memcpy
 ls_memcpy = 30
