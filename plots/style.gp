@@ -163,3 +163,5 @@ set style line 66 lc rgb '#7f7f7f' pt 4  dt 2   # setup phase: partition
 ls_ph_partition = 66
 set style line 67 lc rgb '#bcbd22' pt 6  dt 2   # setup phase: pattern
 ls_ph_pattern = 67
+set style line 68 lc rgb '#7f7f7f' pt 5  dt 1   # setup phase: partition on the GPUs
+ls_ph_partition_gpu = 68

@@ -3,6 +3,7 @@
 # Reads datadir/hashmesh_dist_scaling_<backend>_p{1,2}.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_scaling.pdf|png).
 # Left (strong scaling): x: AMR cells n (log); y: neighbour step = ghost exchange + hash build + query (ms, log), median with [min, max].
 # Right (weak scaling): the same times against cells per GPU n / ranks: equal curves = perfect weak scaling.
+# Rank counts 1 and 2 (the data that exist); a 4-rank file would be a third series of each panel.
 if (!exists("datadir")) datadir = 'hashmesh/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -11,7 +12,7 @@ if (!exists("outfile")) outfile = 'plots/out/hashmesh_dist_scaling.'.term
 load styledir.'/style.gp'
 f1 = datadir.'/hashmesh_dist_scaling_'.backend.'_p1.dat'
 f2 = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
-set multiplot layout 1,2 title "Distributed 2D neighbours (Listing 2, Morton partition, ghost cells)\n".gpu_of(f1) font ',10'
+set multiplot layout 1,2 title "Distributed 2D neighbours (Listing 2, Morton partition, ghost cells)\n".gpu_of(f2) font ',10'
 set logscale xy
 set format x '2^{%L}'; set logscale x 2
 set format y '10^{%L}'

@@ -2,7 +2,9 @@
 # inputs: hashmesh_dist_scaling_gpu_p2.dat
 # Reads datadir/hashmesh_dist_scaling_<backend>_p2.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_phases.pdf|png).
 # x: AMR cells n (log); y: time (ms, log): each phase barrier-timed alone (the slowest rank); the setup phases
-# (partition, pattern: host, once per mesh) dashed; the whole step (no barrier inside) for reference.
+# (partition, pattern: host, once per mesh) dashed; the partition on the GPUs (partition_gpu_ms: each rank
+# sorts its own share, one call per mesh, so the first size also carries NCCL's first connection);
+# the whole step (no barrier inside) for reference.
 if (!exists("datadir")) datadir = 'hashmesh/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -16,8 +18,9 @@ set ylabel 'time (ms)'
 set logscale xy
 set format x '2^{%L}'; set logscale x 2
 set format y '10^{%L}'
-set key top left
+set key right center
 plot f using "n":"partition_ms" with linespoints ls ls_ph_partition title 'partition (setup, host)', \
+     f using "n":"partition_gpu_ms" with linespoints ls ls_ph_partition_gpu title 'partition on the GPUs (setup)', \
      f using "n":"pattern_ms" with linespoints ls ls_ph_pattern title 'ghost pattern (setup, host)', \
      f using "n":"exchange_ms" with linespoints ls ls_ph_exchange title 'ghost exchange', \
      f using "n":"build_ms" with linespoints ls ls_ph_build title 'hash build', \
