@@ -45,8 +45,9 @@
  * key) and scanned twice (8 W): 12 m / n + 4 bytes a key, 22 at m = 1.5 n but 82 at the
  * clustered keys' m = 6.5 n.  The bitmap place pass (ranked schemes, plan.bitmap) clears and
  * scans W / 32 words instead and never clears the table: 0.4 m / n + 12 bytes a key (index and
- * bit written, index read).  Measured on an H200 it was no faster even at m = 6.5 n: shared
- * memory is not what limits the place pass, and the automatic plan scans the int table.
+ * bit written, index read).  Measured on an H200 it was no faster at the clustered keys' m
+ * (about 5 n): shared memory is not what limits the place pass, and the automatic plan scans
+ * the int table.
  * Launches: direct and ranked 2, two-level 3 (paper 5, CUB 7-8).
  *
  * ---- The kernels (one stream, no host synchronization):

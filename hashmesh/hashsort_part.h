@@ -71,7 +71,7 @@
  * and 64 (2^27 clustered) the shared-memory atomic a key was 1.2x and 1.4x faster. */
 #define HSP_MATCH_BINS 4
 /* auto: the place pass scans the int table; the occupancy-bitmap pass (HSP_BITMAP_ON) was
- * 1-4 % slower on an H200 even at the clustered keys' m = 5.4 .. 6.7 n, for which it was made */
+ * 1-4 % slower on an H200 even at the clustered keys' m of about 5 n, for which it was made */
 
 /* one key in its partition's region: its slot in the partition and its index in the input */
 #ifdef __CUDACC__
