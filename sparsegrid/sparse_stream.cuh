@@ -18,7 +18,31 @@
  * costs one barrier less.  Staged only: the grid must fit the shared memory of a block.
  *
  * The result equals the CPU's bitwise (float and double): same passes in the same order, the
- * same operation on the same values for every point (sparse_stream.h, "Tiers"). */
+ * same operation on the same values for every point (sparse_stream.h, "Tiers").
+ *
+ * k_sparse_pipe (below) runs the same tasks with less around them.  Its model, per point of the
+ * sweep's grids, against the budget at 60 % of the copy kernel on the H200 (copy 3.78 TB/s,
+ * 132 SMs at 1.98 GHz: 1.09 points per SM cycle in float, 0.54 in double, i.e. 118 / 236
+ * thread-instruction issue slots and 0.92 / 1.84 shared-memory wavefronts per point):
+ *   instructions (sm_90 SASS, float, M = 3, executed path of each loop): per task 171 (class 0,
+ *   cut pieces of long poles), 99 (top, mu = 3), 59 (mu = 2), 27 (single items); per list and
+ *   thread 48 (k_sparse_stream: about 230 -- four classes at 50-65 each, the modulo's division
+ *   twice in each); with the tasks per point of the plans, 256 threads:
+ *       d          2    3    4    5    6
+ *       tasks     39   48   53   58   61
+ *       lists     12   12   13   10    5       (k_sparse_stream: about 58 59 61 49 25)
+ *       copies     0    0    0    0    0       (threads' 16-byte copies: about 5)
+ *   so about 51 60 65 68 66 per point (k_sparse_stream, M = 3, 256 threads: about 100 112 118
+ *   111 90), i.e. 43-58 % of the float issue slots at 60 % of copy (22-29 % in double): the
+ *   issue rate the first run reached (0.40-0.61 per scheduler) suffices in float only at its top;
+ *   shared-memory wavefronts 0.55-0.61 float, 0.96-1.06 double per point in the bank-aware task
+ *   order (0.59-0.69 / 1.02-1.16 in family order; tests/host/test_sparsegrid_stream.c replays
+ *   them): 50-66 % of the budget.  What is left is latency: the load of a group before its first
+ *   list and the store after its last, which the bulk copies take off the threads and, with two
+ *   buffers, overlap with the computation; and the tail of each list before its barrier, which
+ *   the other blocks of the SM fill.
+ *   Pole pairs cut the index work of mu = 2, 3 tasks (59 -> 52, 99 -> 86 per pole; single items
+ *   27 -> 25) for more wavefronts (d = 6: 0.72 float in the packed order): not expected to win. */
 #ifndef SPARSEGRID_SPARSE_STREAM_CUH
 #define SPARSEGRID_SPARSE_STREAM_CUH
 
@@ -50,14 +74,14 @@ static __device__ __forceinline__ void sgst_walk_t(double *u, int pitch, int gc,
 }
 
 static __device__ __forceinline__ void sgst_walk2_t(float *u, int pitch, int gc, int G, int M, const sgst_dev &g,
-                                                    const int *c, int inverse, int bb)
+                                                    const int *c, int inverse, int bb, int pairs)
 {
-    sgst_walk2_f(u, pitch, gc, G, M, c, g.task, g.item, g.rec, g.full, threadIdx.x, bb, inverse);
+    sgst_walk2_f(u, pitch, gc, G, M, c, g.task, g.item, g.rec, g.full, threadIdx.x, bb, inverse, pairs);
 }
 static __device__ __forceinline__ void sgst_walk2_t(double *u, int pitch, int gc, int G, int M, const sgst_dev &g,
-                                                    const int *c, int inverse, int bb)
+                                                    const int *c, int inverse, int bb, int pairs)
 {
-    sgst_walk2_d(u, pitch, gc, G, M, c, g.task, g.item, g.rec, g.full, threadIdx.x, bb, inverse);
+    sgst_walk2_d(u, pitch, gc, G, M, c, g.task, g.item, g.rec, g.full, threadIdx.x, bb, inverse, pairs);
 }
 
 /* 16-byte vectors of T. */
@@ -262,9 +286,9 @@ static __device__ __forceinline__ T sgsp_prefetch(const T *in, T *out, long long
 /* Bytes of the staged class bounds (sgst_dev.scls), a multiple of 16. */
 static __host__ __device__ __forceinline__ int sgsp_cls_bytes(int nlist, int M) { return (2 * nlist * (M + 2) * 4 + 15) / 16 * 16; }
 
-/* Threads per block at most and the register cap: 1024 threads (64 registers) for one grid and
- * M = 3, 512 (128 registers) otherwise. */
-#define SGSP_MAXT(G, M) ((G) == 1 && (M) <= 3 ? 1024 : 512)
+/* Threads per block at most and the register cap: 1024 threads (64 registers) for one grid, M = 3
+ * and single poles, 512 (128 registers) otherwise (pairs of double poles of mu = 3 spill at 64). */
+#define SGSP_MAXT(G, M, P) ((G) == 1 && (M) <= 3 && !(P) ? 1024 : 512)
 
 /* k_sparse_pipe: the work of k_sparse_stream (same plan, same tasks per thread, same bits)
  * with the cheaper walk (sgst_walk2, B = 2^bb) and, for NBUF = 1 or 2, the copies done by the
@@ -283,8 +307,8 @@ static __host__ __device__ __forceinline__ int sgsp_cls_bytes(int nlist, int M) 
  * store is issued.  smem: 16 bytes of mbarriers, the class bounds of every list in the order the
  * lists run (staged once per block: one shared-memory round trip per list instead of the step and
  * bounds loads), then NBUF (at least 1) buffers of bufelems. */
-template <typename T, int G, int M, int NBUF>
-__global__ void __launch_bounds__(SGSP_MAXT(G, M)) k_sparse_pipe(const T *in, T *out, long long ngrids, sgst_dev g,
+template <typename T, int G, int M, int NBUF, int PAIRS>
+__global__ void __launch_bounds__(SGSP_MAXT(G, M, PAIRS)) k_sparse_pipe(const T *in, T *out, long long ngrids, sgst_dev g,
                                                                   int inverse, int bb, int bufelems)
 {
     extern __shared__ __align__(16) unsigned char sgst_smem[];
@@ -320,7 +344,7 @@ __global__ void __launch_bounds__(SGSP_MAXT(G, M)) k_sparse_pipe(const T *in, T 
         if (NBUF == 2 && g.nlist == 0 && nx < ngroups) /* no list to wait for */
             hv = sgsp_prefetch(in, out, ngrids, G, N, nx, buf0 + (size_t)(b ^ 1) * bufelems, bar0 + 8 * (b ^ 1), hv);
         for (int i = 0; i < g.nlist; i++) {
-            sgst_walk2_t(sh, N, gc, G, M, g, scls + (inverse * g.nlist + i) * (M + 2), inverse, bb);
+            sgst_walk2_t(sh, N, gc, G, M, g, scls + (inverse * g.nlist + i) * (M + 2), inverse, bb, PAIRS);
             if (NBUF > 0 && i == g.nlist - 1) sgsp_fence_async(); /* before the bulk store reads sh */
             __syncthreads();
             if (NBUF == 2 && i == 0 && nx < ngroups) /* the next group into the other buffer */
@@ -348,7 +372,9 @@ typedef struct {
     sgst_dev dev;
     int M, G, direct; /* pole levels per task, grids per block, direct store (k_sparse_stream) */
     int pipe, nbuf;   /* k_sparse_pipe with nbuf buffers (0: the threads copy) */
+    int pairs;        /* k_sparse_pipe: pole pairs (sgst_plan.pairs) */
     int bb, bufelems; /* k_sparse_pipe: log2 threads, elements per buffer */
+    size_t elem;      /* bytes per element (k_sparse_pipe: its plan's bank-aware order) */
     int threads;      /* threads per block */
     int per_sm;       /* resident blocks per SM (occupancy API: shared memory, registers, threads) */
     int blocks;       /* blocks launched at most (per_sm * SMs, capped by max_blocks) */
@@ -370,15 +396,21 @@ static inline void (*sgst_kernel(int G, int M, int direct))(const T *, T *, long
     return NULL;
 }
 
-/* The kernel of k_sparse_pipe (T, G, M, nbuf); NULL when not instantiated. */
+/* The kernel of k_sparse_pipe (T, G, M, nbuf, pairs); NULL when not instantiated.  Pole pairs:
+ * G = 1 with 1 or 2 buffers. */
 template <typename T>
-static inline void (*sgsp_kernel(int G, int M, int nbuf))(const T *, T *, long long, sgst_dev, int, int, int)
+static inline void (*sgsp_kernel(int G, int M, int nbuf, int pairs))(const T *, T *, long long, sgst_dev, int, int, int)
 {
 #define SGSP_K(GG, MM)                                                                                  \
-    if (G == GG && M == MM)                                                                             \
-        return nbuf == 0 ? k_sparse_pipe<T, GG, MM, 0> : nbuf == 1 ? k_sparse_pipe<T, GG, MM, 1> : nbuf == 2 ? k_sparse_pipe<T, GG, MM, 2> : NULL;
-    SGSP_K(1, 3) SGSP_K(1, 4) SGSP_K(1, 5) SGSP_K(2, 3)
+    if (G == GG && M == MM && !pairs)                                                                   \
+        return nbuf == 0 ? k_sparse_pipe<T, GG, MM, 0, 0> : nbuf == 1 ? k_sparse_pipe<T, GG, MM, 1, 0>  \
+             : nbuf == 2 ? k_sparse_pipe<T, GG, MM, 2, 0> : NULL;
+#define SGSP_KP(MM)                                                                                     \
+    if (G == 1 && M == MM && pairs)                                                                     \
+        return nbuf == 1 ? k_sparse_pipe<T, 1, MM, 1, 1> : nbuf == 2 ? k_sparse_pipe<T, 1, MM, 2, 1> : NULL;
+    SGSP_K(1, 3) SGSP_K(1, 4) SGSP_K(1, 5) SGSP_K(2, 3) SGSP_KP(3) SGSP_KP(4) SGSP_KP(5)
 #undef SGSP_K
+#undef SGSP_KP
     return NULL;
 }
 
@@ -411,8 +443,8 @@ static inline int sgst_gpu_plan(sgst_gpu *s, const sgs_grid *h, const void *fn, 
 {
     int sms = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    sgst_plan p;
-    if (sgst_plan_build(&p, h, s->M, err, errsz)) return -1;
+    sgst_plan p; /* k_sparse_pipe: bank-aware task order for its element size (sgst_pack) */
+    if (sgst_plan_build2(&p, h, s->M, s->pairs, s->pipe ? (int)s->elem : 0, err, errsz)) return -1;
     s->nlist = p.nlist;
     s->ntask = p.ntask;
     s->items_pt = (double)p.items / (double)h->npts;
@@ -487,18 +519,22 @@ static inline int sgst_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, in
 }
 
 /* Plans k_sparse_pipe: as sgst_gpu_setup, with nbuf buffers (0: the threads copy; 1, 2: bulk
- * copies, sm_90 and a binary built for it) instead of the direct store, and `threads` a power
- * of two from 32 to SGSP_MAXT(G, M).  Returns 0, -1 (refused: the reason in err) or -2. */
+ * copies, sm_90 and a binary built for it) instead of the direct store, pole pairs or not (G = 1,
+ * nbuf >= 1), the tasks in the bank-aware order for elem (sgst_pack), and `threads` a power of
+ * two from 32 to SGSP_MAXT(G, M, pairs).  Returns 0, -1 (refused: the reason in err) or -2. */
 static inline int sgsp_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, int M, int G, int threads, int nbuf,
-                                 int device, int max_blocks, char *err, size_t errsz)
+                                 int pairs, int device, int max_blocks, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     if (elem != sizeof(float) && elem != sizeof(double)) { snprintf(err, errsz, "element size %zu", elem); return -1; }
-    const void *fn = elem == sizeof(float) ? (const void *)sgsp_kernel<float>(G, M, nbuf)
-                                           : (const void *)sgsp_kernel<double>(G, M, nbuf);
-    if (!fn) { snprintf(err, errsz, "k_sparse_pipe: G = %d, M = %d, %d buffers not instantiated", G, M, nbuf); return -1; }
-    if (threads < 32 || threads > SGSP_MAXT(G, M) || (threads & (threads - 1))) {
-        snprintf(err, errsz, "%d threads per block (a power of two, 32 to %d)", threads, SGSP_MAXT(G, M));
+    const void *fn = elem == sizeof(float) ? (const void *)sgsp_kernel<float>(G, M, nbuf, pairs)
+                                           : (const void *)sgsp_kernel<double>(G, M, nbuf, pairs);
+    if (!fn) {
+        snprintf(err, errsz, "k_sparse_pipe: G = %d, M = %d, %d buffers%s not instantiated", G, M, nbuf, pairs ? ", pairs" : "");
+        return -1;
+    }
+    if (threads < 32 || threads > SGSP_MAXT(G, M, pairs) || (threads & (threads - 1))) {
+        snprintf(err, errsz, "%d threads per block (a power of two, 32 to %d)", threads, SGSP_MAXT(G, M, pairs));
         return -1;
     }
     if (nbuf > 0) {
@@ -522,6 +558,8 @@ static inline int sgsp_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, in
     s->G = G;
     s->pipe = 1;
     s->nbuf = nbuf;
+    s->pairs = pairs;
+    s->elem = elem;
     s->threads = threads;
     for (s->bb = 0; (1 << s->bb) < threads; s->bb++) {}
     s->bufelems = (int)(buf / elem);
@@ -539,7 +577,7 @@ static inline void sgst_gpu_run(const sgst_gpu *s, const T *in, T *out, long lon
     long long groups = (ngrids + s->G - 1) / s->G, blocks = groups < s->blocks ? groups : s->blocks;
     if (blocks < 1) return;
     if (s->pipe)
-        sgsp_kernel<T>(s->G, s->M, s->nbuf)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse,
+        sgsp_kernel<T>(s->G, s->M, s->nbuf, s->pairs)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse,
                                                                                        s->bb, s->bufelems);
     else
         sgst_kernel<T>(s->G, s->M, s->direct)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse);

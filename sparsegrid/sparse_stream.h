@@ -76,6 +76,8 @@
 #define SGST_PTS ((1 << SGST_MMAX) + 1)    /* values of a task */
 #define SGST_GMAX 2                        /* grids per block */
 #define SGST_MAXPTS 65536                  /* 16-bit offsets */
+#define SGST_PAIRMU 3                      /* pole pairs (sgst_plan.pairs) for top tasks of mu <= 3 */
+#define SGST_PPTS ((1 << SGST_PAIRMU) + 1) /* values of one pole of a pair task */
 
 #ifdef __CUDA_ARCH__
 #define SGST_UNROLL _Pragma("unroll")
@@ -113,6 +115,8 @@ typedef struct {
     sgst_rec *rec;
     int nfull;
     unsigned short *full;         /* off[0..m] of every family, one after another */
+    int pairs;                    /* top tasks of mu <= SGST_PAIRMU take two poles, p and p + P/2 (sgst_pair_step) */
+    int packed;                   /* tasks in a bank-aware order for elements of this size (sgst_pack), 0: not */
     long long items, tasks_of[SGST_MMAX + 2]; /* statistics: items, tasks per class (all lists) */
 } sgst_plan;
 
@@ -230,9 +234,21 @@ SGST_FI void sgst_geo_item(unsigned a, unsigned b, sgst_geo *g)
 {
     g->base[0] = (int)(a & 0xFFFFu);
     g->e0 = (int)(a >> 16);
-    g->e1 = (int)b;
+    g->e1 = (int)(b & 0xFFFFu); /* the high bits: the pair of a pair plan (sgst_item_pair) */
     g->sb = 0;
 }
+
+/* Pole pairs (sgst_plan.pairs).  A top task of mu <= SGST_PAIRMU in a family of P >= 2 poles
+ * takes pole p < P/2 and pole p + P/2 (consecutive lanes take consecutive p, so both poles'
+ * accesses stay as conflict-free as single poles': the second at a fixed distance); the index
+ * work of the task (entry, record, decoding, addresses) then serves twice the items.  From
+ * pole p to p + P/2 the offset of a point of level lev grows by (P/2) np(lev), or by P/2 when
+ * S = P (no dimension above k: hi = 0 for every pole); sh = log2(P/2), seq = (S == P). */
+SGST_FI int sgst_pair_step(int sh, int seq, int lev) { return 1 << (sh + (seq ? 0 : sgs_lbits(lev))); }
+/* Level of task position j (0 .. 2^MU) of a top task. */
+SGST_FI int sgst_top_lev(int MU, int j) { return j == 0 || j == (1 << MU) ? 0 : MU - sgst_ctz6(j); }
+/* An item of a pair plan: the high bits of its second word: pair, sh, seq. */
+SGST_FI unsigned sgst_item_pair(int pb, int sb) { return pb > 0 ? 1u << 22 | (unsigned)(sb == pb) << 21 | (unsigned)(pb - 1) << 16 : 0u; }
 
 /* The list of pass k, tier step rr (0 .. tiers[k]-1) in the kernel's order: fine tiers first
  * when hierarchizing, coarse first when dehierarchizing; *tier = the tier's index r. */
@@ -351,18 +367,50 @@ SGST_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
  * three per class), the thread's first task of class o is lo + ((first + tid - lo) & (B - 1)),
  * and a class without a task for the thread costs a compare. */
 #define SGST_DEFINE2(T, SUF)                                                                             \
+    /* a top task of a pair plan: pole p at geo and, if pair, pole p + P/2 (sgst_pair_step) */           \
+    SGST_FI void sgst_task2_##SUF(T *u, int pitch, int gc, int G, const sgst_geo *g, int MU, int inverse, \
+                                  int pair, int sh, int seq)                                             \
+    {                                                                                                    \
+        sgst_geo geo = *g;                                                                               \
+        T v[SGST_GMAX][2][SGST_PPTS];                                                                    \
+        int np = (1 << MU) + 1, st[SGST_PAIRMU + 1];                                                     \
+        SGST_UNROLL for (int lev = 0; lev <= SGST_PAIRMU; lev++) st[lev] = pair ? sgst_pair_step(sh, seq, lev) : 0; \
+        SGST_UNROLL for (int gg = 0; gg < G; gg++)                                                       \
+            if (gg < gc)                                                                                 \
+                SGST_UNROLL for (int j = 0; j < np; j++) {                                               \
+                    int a = gg * pitch + sgst_geo_addr(&geo, MU, j);                                     \
+                    v[gg][0][j] = u[a];                                                                  \
+                    if (pair) v[gg][1][j] = u[a + st[sgst_top_lev(MU, j)]];                              \
+                }                                                                                        \
+        SGST_UNROLL for (int gg = 0; gg < G; gg++)                                                       \
+            if (gg < gc) {                                                                               \
+                sgst_line_##SUF(v[gg][0], MU, inverse);                                                  \
+                if (pair) sgst_line_##SUF(v[gg][1], MU, inverse);                                        \
+            }                                                                                            \
+        SGST_UNROLL for (int gg = 0; gg < G; gg++)                                                       \
+            if (gg < gc)                                                                                 \
+                SGST_UNROLL for (int j = 1; j < np - 1; j++) {                                           \
+                    int a = gg * pitch + sgst_geo_addr(&geo, MU, j);                                     \
+                    u[a] = v[gg][0][j];                                                                  \
+                    if (pair) u[a + st[sgst_top_lev(MU, j)]] = v[gg][1][j];                              \
+                }                                                                                        \
+    }                                                                                                    \
     SGST_FI void sgst_class2_##SUF(int o, T *u, int pitch, int gc, int G, int M, int t, int hi, unsigned e0, \
                                    unsigned e1, int B, const unsigned *task, const unsigned *item,        \
-                                   const sgst_rec *rec, const unsigned short *full, int inverse)          \
+                                   const sgst_rec *rec, const unsigned short *full, int inverse, int pairs) \
     {                                                                                                    \
-        int MU = sgst_class_mu(o, M), top = sgst_class_top(o);                                           \
+        int MU = sgst_class_mu(o, M), top = sgst_class_top(o), paired = pairs && top && MU <= SGST_PAIRMU; \
         sgst_geo geo;                                                                                    \
         if (o == M) { /* single items: e0, e1 = the first item */                                        \
             unsigned a = e0, b = e1, na = 0, nb = 0;                                                     \
             for (; t < hi; t += B) {                                                                     \
                 if (t + B < hi) sgst_item_load(item, t + B, &na, &nb); /* one item ahead */              \
                 sgst_geo_item(a, b, &geo);                                                               \
-                sgst_task_##SUF(u, pitch, gc, G, &geo, 1, 1, inverse, (T *)0, 0, 1);                     \
+                if (paired)                                                                              \
+                    sgst_task2_##SUF(u, pitch, gc, G, &geo, 1, inverse, (int)(b >> 22) & 1, (int)(b >> 16) & 31, \
+                                     (int)(b >> 21) & 1);                                                \
+                else                                                                                     \
+                    sgst_task_##SUF(u, pitch, gc, G, &geo, 1, 1, inverse, (T *)0, 0, 1);                 \
                 a = na;                                                                                  \
                 b = nb;                                                                                  \
             }                                                                                            \
@@ -373,13 +421,18 @@ SGST_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
             unsigned nxt = t + B < hi ? SGST_LDG(task + t + B) : 0u; /* one entry ahead */               \
             sgst_rec r = sgst_rec_load(rec, ent);                                                        \
             sgst_task_geo(&r, full, ent, MU, top, &geo);                                                 \
-            sgst_task_##SUF(u, pitch, gc, G, &geo, MU, top, inverse, (T *)0, 0, 1);                      \
+            if (paired) {                                                                                \
+                int pb = sgst_rec_pb(&r);                                                                \
+                sgst_task2_##SUF(u, pitch, gc, G, &geo, MU, inverse, pb > 0, pb - 1, sgst_rec_sb(&r) == pb); \
+            } else {                                                                                     \
+                sgst_task_##SUF(u, pitch, gc, G, &geo, MU, top, inverse, (T *)0, 0, 1);                  \
+            }                                                                                            \
             ent = nxt;                                                                                   \
         }                                                                                                \
     }                                                                                                    \
     SGST_FI void sgst_walk2_##SUF(T *u, int pitch, int gc, int G, int M, const int *c, const unsigned *task, \
                                   const unsigned *item, const sgst_rec *rec, const unsigned short *full, \
-                                  int tid, int bb, int inverse)                                          \
+                                  int tid, int bb, int inverse, int pairs)                               \
     {                                                                                                    \
         int B = 1 << bb, cb[SGST_MMAX + 2], ts[SGST_MMAX + 1];                                           \
         unsigned e0[SGST_MMAX + 1], e1 = 0;                                                              \
@@ -393,12 +446,12 @@ SGST_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
             }                                                                                            \
         }                                                                                                \
         /* class by class with a literal o (a compile-time mu on the device) */                          \
-        if (ts[0] < cb[1]) sgst_class2_##SUF(0, u, pitch, gc, G, M, ts[0], cb[1], e0[0], e1, B, task, item, rec, full, inverse); \
-        if (M >= 1 && ts[1] < cb[2]) sgst_class2_##SUF(1, u, pitch, gc, G, M, ts[1], cb[2], e0[1], e1, B, task, item, rec, full, inverse); \
-        if (M >= 2 && ts[2] < cb[3]) sgst_class2_##SUF(2, u, pitch, gc, G, M, ts[2], cb[3], e0[2], e1, B, task, item, rec, full, inverse); \
-        if (M >= 3 && ts[3] < cb[4]) sgst_class2_##SUF(3, u, pitch, gc, G, M, ts[3], cb[4], e0[3], e1, B, task, item, rec, full, inverse); \
-        if (M >= 4 && ts[4] < cb[5]) sgst_class2_##SUF(4, u, pitch, gc, G, M, ts[4], cb[5], e0[4], e1, B, task, item, rec, full, inverse); \
-        if (M >= 5 && ts[5] < cb[6]) sgst_class2_##SUF(5, u, pitch, gc, G, M, ts[5], cb[6], e0[5], e1, B, task, item, rec, full, inverse); \
+        if (ts[0] < cb[1]) sgst_class2_##SUF(0, u, pitch, gc, G, M, ts[0], cb[1], e0[0], e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 1 && ts[1] < cb[2]) sgst_class2_##SUF(1, u, pitch, gc, G, M, ts[1], cb[2], e0[1], e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 2 && ts[2] < cb[3]) sgst_class2_##SUF(2, u, pitch, gc, G, M, ts[2], cb[3], e0[2], e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 3 && ts[3] < cb[4]) sgst_class2_##SUF(3, u, pitch, gc, G, M, ts[3], cb[4], e0[3], e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 4 && ts[4] < cb[5]) sgst_class2_##SUF(4, u, pitch, gc, G, M, ts[4], cb[5], e0[4], e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 5 && ts[5] < cb[6]) sgst_class2_##SUF(5, u, pitch, gc, G, M, ts[5], cb[6], e0[5], e1, B, task, item, rec, full, inverse, pairs); \
     }
 
 SGST_DEFINE2(float, f)
@@ -447,11 +500,75 @@ static inline int sgst_grow(void **a, int *cap, int need, size_t elem)
     return 0;
 }
 
-/* The plan of grid g (sparse or full, sparse.h) for tasks of at most M pole levels (1..SGST_MMAX).
- * Returns 0, or -1 with a message in err. */
-static inline int sgst_plan_build(sgst_plan *p, const sgs_grid *g, int M, char *err, size_t errsz)
+/* The shared-memory offsets task ent of class o reads, in the kernel's order (pole 0, then pole 1
+ * of a pair task); returns their number (2^mu + 1, or twice that for a pair). */
+static inline int sgst_task_reads(const sgst_plan *p, int o, unsigned ent, int *addr)
+{
+    sgst_rec r = p->rec[ent >> 16];
+    int mu = sgst_class_mu(o, p->M), top = sgst_class_top(o), np = (1 << mu) + 1, pb = sgst_rec_pb(&r);
+    sgst_task_addr(&r, p->full, ent, mu, top, addr);
+    if (!(p->pairs && top && mu <= SGST_PAIRMU && pb > 0)) return np;
+    for (int j = 0; j < np; j++) addr[np + j] = addr[j] + sgst_pair_step(pb - 1, sgst_rec_sb(&r) == pb, sgst_top_lev(mu, j));
+    return 2 * np;
+}
+
+/* Bank-aware order of the tasks [lo, hi) of class o of the list starting at first (any order of
+ * a list's tasks gives the same bits).  The lanes of a warp take 32 consecutive tasks of the list,
+ * counted from first (B a multiple of 32); each of their shared-memory accesses costs as many
+ * wavefronts as the most distinct words one bank holds (4-byte elements: 32 banks over the
+ * warp; 8-byte: 16 banks of 8 bytes over each half warp).  Greedy, slot by slot: among the next
+ * SGST_PACK_LOOK unplaced tasks (in the family order of the list) the one that raises the
+ * group's per-access maximum the fewest times.  Returns -1 when out of memory. */
+#define SGST_PACK_LOOK 64
+static inline int sgst_pack(sgst_plan *p, int first, int lo, int hi, int o, int elem)
+{
+    int n = hi - lo, L = elem == 8 ? 16 : 32, nb = elem == 8 ? 16 : 32, na = 2 * ((1 << sgst_class_mu(o, p->M)) + 1);
+    if (n < 2) return 0;
+    unsigned *src = (unsigned *)malloc(sizeof(unsigned) * (size_t)n);
+    int *addr = (int *)malloc(sizeof(int) * (size_t)n * (size_t)na), *cnt = (int *)malloc(sizeof(int) * (size_t)(na * nb));
+    int *mx = (int *)malloc(sizeof(int) * (size_t)na), *nacc = (int *)malloc(sizeof(int) * (size_t)n);
+    char *used = (char *)calloc((size_t)n, 1);
+    if (!src || !addr || !cnt || !mx || !nacc || !used) { free(src); free(addr); free(cnt); free(mx); free(nacc); free(used); return -1; }
+    memcpy(src, p->task + lo, sizeof(unsigned) * (size_t)n);
+    for (int i = 0; i < n; i++) nacc[i] = sgst_task_reads(p, o, src[i], addr + (size_t)i * na);
+    int scan = 0; /* the first unplaced task */
+    for (int pos = lo; pos < hi; pos++) {
+        if (pos == lo || (pos - first) % L == 0) { /* a new group of lanes */
+            memset(cnt, 0, sizeof(int) * (size_t)(na * nb));
+            memset(mx, 0, sizeof(int) * (size_t)na);
+        }
+        while (used[scan]) scan++;
+        int best = -1, bestc = 1 << 30;
+        for (int i = scan, seen = 0; i < n && seen < SGST_PACK_LOOK; i++) {
+            if (used[i]) continue;
+            seen++;
+            int cost = 0;
+            const int *a = addr + (size_t)i * na;
+            for (int x = 0; x < nacc[i]; x++) cost += cnt[x * nb + a[x] % nb] + 1 > mx[x];
+            if (cost < bestc) { bestc = cost; best = i; }
+            if (!cost) break;
+        }
+        used[best] = 1;
+        p->task[pos] = src[best];
+        const int *a = addr + (size_t)best * na;
+        for (int x = 0; x < nacc[best]; x++) {
+            int *cc = cnt + x * nb + a[x] % nb;
+            if (++*cc > mx[x]) mx[x] = *cc;
+        }
+    }
+    free(src); free(addr); free(cnt); free(mx); free(nacc); free(used);
+    return 0;
+}
+
+/* The plan of grid g (sparse or full, sparse.h) for tasks of at most M pole levels (1..SGST_MMAX),
+ * with pole pairs or not (k_sparse_pipe: sgst_pair_step), its tasks in a bank-aware order for
+ * elements of elem bytes (4, 8; 0: in family order, sgst_pack).  Returns 0, or -1 with a message
+ * in err. */
+static inline int sgst_plan_build2(sgst_plan *p, const sgs_grid *g, int M, int pairs, int elem, char *err, size_t errsz)
 {
     memset(p, 0, sizeof *p);
+    p->pairs = pairs;
+    p->packed = elem;
     if (M < 1 || M > SGST_MMAX) { snprintf(err, errsz, "M = %d: 1 to %d pole levels per task", M, SGST_MMAX); return -1; }
     if (g->npts > SGST_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit offsets reach %d", g->npts, SGST_MAXPTS); return -1; }
     int d = g->d, n = g->n;
@@ -503,7 +620,8 @@ static inline int sgst_plan_build(sgst_plan *p, const sgs_grid *g, int M, char *
                 const sgst_family *f = fam + i;
                 if (f->m <= e) continue;
                 int ltop = f->m - e, mu = ltop < M ? ltop : M, top = ltop <= M;
-                long long nq = (1LL << f->pb) << (ltop - mu);
+                int two = pairs && top && mu <= SGST_PAIRMU && f->pb > 0; /* tasks of two poles */
+                long long nq = ((1LL << f->pb) << (ltop - mu)) >> two;
                 if (p->nrec >= 65536 || nq > 65536) { snprintf(err, errsz, "a task entry overflows 16 bits"); goto fail; }
                 int ri = p->nrec++;
                 if (sgst_grow((void **)&p->rec, &cap_rec, p->nrec, sizeof(sgst_rec))) goto oom;
@@ -517,7 +635,7 @@ static inline int sgst_plan_build(sgst_plan *p, const sgs_grid *g, int M, char *
                 int o = top ? M + 1 - mu : 0;
                 if (sgst_grow((void **)&tmp, &cap_tmp, nt + (int)nq, sizeof(unsigned))) goto oom;
                 for (long long q = 0; q < nq; q++) tmp[nt++] = (unsigned)ri << 16 | (unsigned)q;
-                p->items += nq * ((1 << mu) - 1);
+                p->items += (nq << two) * ((1 << mu) - 1);
                 p->tasks_of[o] += nq;
             }
             /* sort by class (stable): class o of entry = class of its record */
@@ -532,6 +650,9 @@ static inline int sgst_plan_build(sgst_plan *p, const sgs_grid *g, int M, char *
                 }
             }
             c[M + 1] = ntask;
+            if (elem)
+                for (int o = 0; o <= M; o++)
+                    if (sgst_pack(p, c[0], c[o], c[o + 1], o, elem)) goto oom;
         }
     }
     p->ntask = ntask;
@@ -544,7 +665,7 @@ static inline int sgst_plan_build(sgst_plan *p, const sgs_grid *g, int M, char *
             sgst_rec r = p->rec[p->task[t] >> 16];
             sgst_task_addr(&r, p->full, p->task[t], 1, 1, a);
             p->item[2 * t] = (unsigned)a[1] | (unsigned)a[0] << 16;
-            p->item[2 * t + 1] = (unsigned)a[2];
+            p->item[2 * t + 1] = (unsigned)a[2] | (pairs && 1 <= SGST_PAIRMU ? sgst_item_pair(sgst_rec_pb(&r), sgst_rec_sb(&r)) : 0u);
         }
     for (int inv = 0, i = 0; inv < 2; inv++)
         for (int k = 0; k < d; k++)
@@ -562,6 +683,12 @@ fail:
     free(tmp);
     sgst_plan_free(p);
     return -1;
+}
+
+/* The plan without pole pairs (k_sparse_stream's). */
+static inline int sgst_plan_build(sgst_plan *p, const sgs_grid *g, int M, char *err, size_t errsz)
+{
+    return sgst_plan_build2(p, g, M, 0, 0, err, errsz);
 }
 
 /* Barriers per grid group of the staged kernel: after the load, after every list, after the store. */
@@ -590,7 +717,7 @@ static inline int sgst_barriers(const sgst_plan *p) { return p->nlist + 2; }
 SGST_REPLAY_DEFINE(float, f)
 SGST_REPLAY_DEFINE(double, d)
 
-/* The same through sgst_walk2 (k_sparse_pipe): B = 2^bb threads, staged only. */
+/* The same through sgst_walk2 (k_sparse_pipe): B = 2^bb threads, staged only, the plan's pairs. */
 #define SGST_REPLAY2_DEFINE(T, SUF)                                                                      \
     static inline void sgst_replay2_##SUF(T *u, int gc, int G, const sgst_plan *p, int bb, int inverse, int reverse) \
     {                                                                                                    \
@@ -599,7 +726,7 @@ SGST_REPLAY_DEFINE(double, d)
             int l = p->step[inverse * p->nlist + i] & 255;                                               \
             for (int b = 0; b < B; b++)                                                                  \
                 sgst_walk2_##SUF(u, N, gc, G, p->M, p->cls + l * (p->M + 2), p->task, p->item, p->rec,   \
-                                 p->full, reverse ? B - 1 - b : b, bb, inverse);                         \
+                                 p->full, reverse ? B - 1 - b : b, bb, inverse, p->pairs);               \
         }                                                                                                \
     }
 SGST_REPLAY2_DEFINE(float, f)

@@ -10,7 +10,8 @@
  * copy back).  k_sparse_pipe (the walk of sgst_walk2, bulk copies with 1 or 2 buffers, or the
  * threads' copies) on the same cases, block sizes 32..1024, many groups per block (the buffers'
  * mbarrier phases flip), grids off 16-byte boundaries (the scalar head and tail beside the bulk
- * copies), one grid for G = 2.  Outputs are poisoned (NaN) first.  A plan may be refused only when its grids do
+ * copies), one grid for G = 2, and with pole pairs (G = 1, 1 and 2 buffers; the pair plans' tasks
+ * in their bank-aware order).  Outputs are poisoned (NaN) first.  A plan may be refused only when its grids do
  * not fit the shared memory of a block (-1) or its block does not fit an SM (-2).
  *   --small   a few cases (for compute-sanitizer)
  * Exit 77 without a GPU. */
@@ -69,13 +70,13 @@ static void batch_free(batch_t<T> *b)
  * k_sparse_stream (direct store or not); nbuf >= 0: k_sparse_pipe with nbuf buffers. */
 template <typename T>
 static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, int direct, int max_blocks, int in_place,
-                  int offset, int nbuf = -1)
+                  int offset, int nbuf = -1, int pairs = 0)
 {
     const sgs_grid *g = b->g;
     sgst_gpu s;
     char err[200];
     int rc = nbuf < 0 ? sgst_gpu_setup(&s, g, sizeof(T), M, G, threads, direct, 0, max_blocks, err, sizeof err)
-                      : sgsp_gpu_setup(&s, g, sizeof(T), M, G, threads, nbuf, 0, max_blocks, err, sizeof err);
+                      : sgsp_gpu_setup(&s, g, sizeof(T), M, G, threads, nbuf, pairs, 0, max_blocks, err, sizeof err);
     if (rc == -1) { /* refused: only when the buffers do not fit the shared memory of a block (or no sm_90) */
         int optin = 0, major = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
@@ -84,7 +85,7 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
         if (nbuf > 0 && major < 9) return;
         if (nbuf >= 0) { /* 16 bytes of mbarriers, the class bounds, the buffers */
             sgst_plan pl;
-            T_CHECK(sgst_plan_build(&pl, g, M, err, sizeof err) == 0);
+            T_CHECK(sgst_plan_build2(&pl, g, M, pairs, 0, err, sizeof err) == 0);
             need = 16 + sgsp_cls_bytes(pl.nlist, M) + (nbuf > 1 ? 2 : 1) * ((need + 15) / 16 * 16);
             sgst_plan_free(&pl);
         }
@@ -113,8 +114,8 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
         if (!same)
             printf("  %s d=%d n=%d ngrids=%lld M=%d G=%d threads=%d %s max_blocks=%d %s offset %d %s\n",
                    sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, M, G, threads,
-                   nbuf >= 0 ? (nbuf == 0 ? "pipe, threads copy" : nbuf == 1 ? "pipe, 1 buffer" : "pipe, 2 buffers")
-                             : direct ? "direct" : "staged",
+                   nbuf >= 0 ? (nbuf == 0 ? "pipe, threads copy" : nbuf == 1 ? (pairs ? "pipe, 1 buffer, pairs" : "pipe, 1 buffer")
+                                : pairs ? "pipe, 2 buffers, pairs" : "pipe, 2 buffers") : direct ? "direct" : "staged",
                    max_blocks, in_place ? "in place" : "out of place", offset, inv ? "dehierarchization" : "hierarchization");
     }
     sgst_gpu_free(&s);
@@ -145,9 +146,11 @@ static void check_grid(const sgs_grid *g, long long ngrids, int ci, int small)
     for (int p = 0; p < PIPES; p++)
         for (int nbuf = 0; nbuf <= 2; nbuf++) {
             int c = ci + p + nbuf, threads = 32 << (c % 6);
-            if (threads > SGSP_MAXT(PIPE_G[p], PIPE_M[p])) threads = SGSP_MAXT(PIPE_G[p], PIPE_M[p]);
+            if (threads > SGSP_MAXT(PIPE_G[p], PIPE_M[p], 0)) threads = SGSP_MAXT(PIPE_G[p], PIPE_M[p], 0);
             check<T>(&b, ngrids, PIPE_M[p], PIPE_G[p], threads, 0, c % 3 ? 0 : 2, c % 2, (c / 2) % 2, nbuf);
             if (!small && PIPE_G[p] == 2) check<T>(&b, 1, PIPE_M[p], 2, 64, 0, 0, 0, 1, nbuf); /* fewer than G */
+            if (PIPE_G[p] == 1 && nbuf > 0) /* pole pairs */
+                check<T>(&b, ngrids, PIPE_M[p], 1, 64 << (c % 4), 0, c % 3 ? 2 : 0, (c + 1) % 2, (c / 2 + 1) % 2, nbuf, 1);
         }
     batch_free(&b);
 }
@@ -188,9 +191,13 @@ int main(int argc, char **argv)
             for (int th = 32; th <= 1024; th *= 2) /* k_sparse_pipe: 3 blocks walk 14 (float) and 8 groups */
                 for (int p = 0; p < PIPES; p++)
                     for (int nbuf = 0; nbuf <= 2; nbuf++) {
-                        if (th > SGSP_MAXT(PIPE_G[p], PIPE_M[p])) continue;
+                        if (th > SGSP_MAXT(PIPE_G[p], PIPE_M[p], 0)) continue;
                         check<float>(&bf, 41, PIPE_M[p], PIPE_G[p], th, 0, 3, nbuf == 1, (th / 32 + nbuf) % 2, nbuf);
                         check<double>(&bd, 23, PIPE_M[p], PIPE_G[p], th, 0, 3, nbuf != 1, (th / 64 + nbuf) % 2, nbuf);
+                        if (PIPE_G[p] == 1 && nbuf > 0 && th <= SGSP_MAXT(1, PIPE_M[p], 1)) { /* pole pairs */
+                            check<float>(&bf, 41, PIPE_M[p], 1, th, 0, 3, nbuf != 1, (th / 64 + nbuf) % 2, nbuf, 1);
+                            check<double>(&bd, 23, PIPE_M[p], 1, th, 0, 3, nbuf == 1, (th / 32 + nbuf) % 2, nbuf, 1);
+                        }
                     }
             batch_free(&bf);
             batch_free(&bd);

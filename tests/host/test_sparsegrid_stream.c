@@ -11,7 +11,9 @@
  *     point of the output exactly once;
  *   - the thread mapping: with B threads every task of a list is run by exactly one thread;
  *   - the same through sgst_walk2 (k_sparse_pipe's walk: 2^bb threads, bounds and first entries
- *     loaded per list, the masked start), in the other thread order, G = 1 and 2;
+ *     loaded per list, the masked start), in the other thread order, G = 1 and 2; and the pair
+ *     plans (top tasks of mu <= 3 take poles p and p + P/2): the offsets, independence and
+ *     coverage checks above for both poles, walk2's replay == reference bitwise;
  *   - a block replayed thread by thread (in thread order and in reverse) == the pole-wise CPU
  *     reference sgs_ref_f/d bitwise, d = 1..6, float and double, both directions, M = 1..5,
  *     G = 1 and 2 (a group of 2 and a partial group of 1), staged and direct store, on regular
@@ -35,7 +37,7 @@ static uint64_t rnd(uint64_t *s)
 }
 
 /* The task of list l, entry index t: class o, its offsets (count returned). */
-static int task_offsets(const sgst_plan *p, int l, int t, int *addr, int *top, int *cls)
+static int task_offsets(const sgst_plan *p, int l, int t, int h, int *addr, int *top, int *cls)
 {
     const int *c = p->cls + l * (p->M + 2);
     int o = 0;
@@ -43,10 +45,14 @@ static int task_offsets(const sgst_plan *p, int l, int t, int *addr, int *top, i
     *cls = o;
     unsigned ent = p->task[t];
     sgst_rec r = sgst_rec_load(p->rec, ent);
-    int mu = sgst_class_mu(o, p->M);
+    int mu = sgst_class_mu(o, p->M), np = (1 << mu) + 1, pb = sgst_rec_pb(&r);
     *top = sgst_class_top(o);
+    int pair = p->pairs && *top && mu <= SGST_PAIRMU && pb > 0;
+    if (h > pair) return 0; /* no second pole */
     sgst_task_addr(&r, p->full, ent, mu, *top, addr);
-    return (1 << mu) + 1;
+    if (h) /* pole p + P/2: the kernel's step per level */
+        for (int j = 0; j < np; j++) addr[j] += sgst_pair_step(pb - 1, sgst_rec_sb(&r) == pb, sgst_top_lev(mu, j));
+    return np;
 }
 
 /* Offsets == sgs_offset of the pole point; independence; coverage; thread mapping. */
@@ -62,49 +68,52 @@ static long long check_plan(const sgs_grid *g, const sgst_plan *p)
             const int *c = p->cls + l * (p->M + 2);
             for (long long i = 0; i < N; i++) wr[i] = -1;
             /* writes of the list (interior points) */
-            for (int t = c[0]; t < c[p->M + 1]; t++) {
-                int a[SGST_PTS], top, o, np = task_offsets(p, l, t, a, &top, &o);
-                for (int j = 0; j < np; j++)
-                    if (a[j] < 0 || a[j] >= N) bad_range++;
-                if (bad_range) continue;
-                for (int j = 1; j < np - 1; j++) {
-                    if (wr[a[j]] >= 0) dup++;
-                    wr[a[j]] = t;
-                    pass_w[a[j]]++;
+            for (int t = c[0]; t < c[p->M + 1]; t++)
+                for (int h = 0; h < 2; h++) { /* pole h of task t (pair plans) */
+                    int a[SGST_PTS], top, o, np = task_offsets(p, l, t, h, a, &top, &o);
+                    if (!np) continue;
+                    for (int j = 0; j < np; j++)
+                        if (a[j] < 0 || a[j] >= N) bad_range++;
+                    if (bad_range) continue;
+                    for (int j = 1; j < np - 1; j++) {
+                        if (wr[a[j]] >= 0) dup++;
+                        wr[a[j]] = t;
+                        pass_w[a[j]]++;
+                    }
+                    if (k == g->d - 1 && top) { gw[a[0]]++; gw[a[np - 1]]++; } /* direct store: endpoints of top tasks */
+                    if (k == g->d - 1)
+                        for (int j = 1; j < np - 1; j++) gw[a[j]]++;
+                    /* the pole point of each offset, through the generic map */
+                    unsigned ent = p->task[t];
+                    const sgst_rec *rc = p->rec + (ent >> 16);
+                    int ltop = sgst_rec_ltop(rc), pb = sgst_rec_pb(rc);
+                    int q = (int)(ent & 0xFFFF), pp = (q & ((1 << pb) - 1)) + h * ((1 << pb) >> 1), sig = q >> pb;
+                    int muv = 0;
+                    while ((1 << muv) + 1 < np) muv++;
+                    int m = ltop + r * p->M, fi = sgst_rec_full(rc);
+                    /* the family's head subspace: the one at off[0] */
+                    int s = -1;
+                    for (int ss = 0; ss < g->nsub; ss++)
+                        if (g->off[ss] == p->full[fi] && g->lev[(long long)ss * g->d + k] == 0) s = ss;
+                    if (s < 0) { bad_map++; continue; }
+                    /* pole pp = a + S c: the head subspace point with w_k = 0 */
+                    int sb = sgst_rec_sb(rc), S = 1 << sb;
+                    long long a0 = pp & (S - 1), c0 = pp >> sb;
+                    long long idx[SGS_MAXD];
+                    sgs_point_index(g, s, a0 + (long long)S * 2 * c0, idx);
+                    for (int j = 0; j < np; j++) {
+                        long long X = ((long long)sig << muv) + j; /* tier position */
+                        idx[k] = (X << (r * p->M)) << (g->n - m);
+                        if (sgs_offset(g, idx) != a[j]) bad_map++;
+                    }
                 }
-                if (k == g->d - 1 && top) { gw[a[0]]++; gw[a[np - 1]]++; } /* direct store: endpoints of top tasks */
-                if (k == g->d - 1)
-                    for (int j = 1; j < np - 1; j++) gw[a[j]]++;
-                /* the pole point of each offset, through the generic map */
-                unsigned ent = p->task[t];
-                const sgst_rec *rc = p->rec + (ent >> 16);
-                int ltop = sgst_rec_ltop(rc), pb = sgst_rec_pb(rc);
-                int q = (int)(ent & 0xFFFF), pp = q & ((1 << pb) - 1), sig = q >> pb;
-                int muv = 0;
-                while ((1 << muv) + 1 < np) muv++;
-                int m = ltop + r * p->M, fi = sgst_rec_full(rc);
-                /* the family's head subspace: the one at off[0] */
-                int s = -1;
-                for (int ss = 0; ss < g->nsub; ss++)
-                    if (g->off[ss] == p->full[fi] && g->lev[(long long)ss * g->d + k] == 0) s = ss;
-                if (s < 0) { bad_map++; continue; }
-                /* pole pp = a + S c: the head subspace point with w_k = 0 */
-                int sb = sgst_rec_sb(rc), S = 1 << sb;
-                long long a0 = pp & (S - 1), c0 = pp >> sb;
-                long long idx[SGS_MAXD];
-                sgs_point_index(g, s, a0 + (long long)S * 2 * c0, idx);
-                for (int j = 0; j < np; j++) {
-                    long long X = ((long long)sig << muv) + j; /* tier position */
-                    idx[k] = (X << (r * p->M)) << (g->n - m);
-                    if (sgs_offset(g, idx) != a[j]) bad_map++;
-                }
-            }
             /* no task reads what another task of the list writes */
-            for (int t = c[0]; t < c[p->M + 1] && !bad_range; t++) {
-                int a[SGST_PTS], top, o, np = task_offsets(p, l, t, a, &top, &o);
-                for (int j = 0; j < np; j++)
-                    if (wr[a[j]] >= 0 && wr[a[j]] != t) read_written++;
-            }
+            for (int t = c[0]; t < c[p->M + 1] && !bad_range; t++)
+                for (int h = 0; h < 2; h++) {
+                    int a[SGST_PTS], top, o, np = task_offsets(p, l, t, h, a, &top, &o);
+                    for (int j = 0; j < np; j++)
+                        if (wr[a[j]] >= 0 && wr[a[j]] != t) read_written++;
+                }
             /* thread mapping: B threads, each t = first + tid + i B */
             int Bs[3] = {1, 96, 512};
             for (int b = 0; b < 3; b++) {
@@ -153,7 +162,7 @@ static long long check_plan(const sgs_grid *g, const sgst_plan *p)
             for (int G = 1; G <= 2; G++)                                                                 \
                 for (int gc = 1; gc <= G; gc++)                                                          \
                     for (int direct = 0; direct < 2; direct++) {                                         \
-                        if (direct && !p->last_covers) continue;                                         \
+                        if ((direct && !p->last_covers) || p->pairs) continue; /* pairs: walk2 only */   \
                         memcpy(u, u0, sizeof(T) * 2 * N);                                                \
                         memset(out, 0xFF, sizeof(T) * 2 * N);                                            \
                         sgst_replay_##SUF(u, gc, G, p, B, inv, reverse, direct, out);                    \
@@ -195,12 +204,14 @@ static double wavefronts(const sgst_plan *p, int elem)
         const int *c = p->cls + l * (p->M + 2);
         for (int w0 = c[0]; w0 < c[p->M + 1]; w0 += 32) {
             int lanes = c[p->M + 1] - w0 < 32 ? c[p->M + 1] - w0 : 32;
-            int a[32][SGST_PTS], np[32], top, o[32];
-            for (int i = 0; i < lanes; i++) np[i] = task_offsets(p, l, w0 + i, a[i], &top, o + i);
+            int a[2][32][SGST_PTS], np[2][32], top, o[32];
+            for (int i = 0; i < lanes; i++)
+                for (int h = 0; h < 2; h++) np[h][i] = task_offsets(p, l, w0 + i, h, a[h][i], &top, o + i);
             for (int cl = 0; cl < lanes;) { /* lanes [cl, ce) of one class */
                 int ce = cl;
                 while (ce < lanes && o[ce] == o[cl]) ce++;
-                for (int j = 0; j < np[cl]; j++) {
+                for (int h = 0; h < 2; h++) /* pole h: the lanes that have one (pair plans) */
+                for (int j = 0; j < np[0][cl]; j++) {
                     int cost = 0;
                     for (int half = 0; half < (elem == 8 ? 2 : 1); half++) {
                         int lo = elem == 8 ? (cl > 16 * half ? cl : 16 * half) : cl;
@@ -209,16 +220,16 @@ static double wavefronts(const sgst_plan *p, int elem)
                         for (int b = 0; b < banks; b++) {
                             int words[32], nw = 0;
                             for (int i = lo; i < hi; i++) {
-                                if (a[i][j] % banks != b) continue;
+                                if (!np[h][i] || a[h][i][j] % banks != b) continue;
                                 int dupw = 0;
-                                for (int x = 0; x < nw; x++) dupw |= words[x] == a[i][j];
-                                if (!dupw) words[nw++] = a[i][j];
+                                for (int x = 0; x < nw; x++) dupw |= words[x] == a[h][i][j];
+                                if (!dupw) words[nw++] = a[h][i][j];
                             }
                             if (nw > worst) worst = nw;
                         }
                         cost += worst;
                     }
-                    total += cost * (j > 0 && j < np[cl] - 1 ? 2 : 1); /* interior: load and store */
+                    total += cost * (j > 0 && j < np[0][cl] - 1 ? 2 : 1); /* interior: load and store */
                 }
                 cl = ce;
             }
@@ -254,6 +265,12 @@ int main(void)
                 replay_f(&g, &p, &seed, B, M % 3 == 0, bb);
                 if (g.npts * 8 <= 227 * 1024) replay_d(&g, &p, &seed, B, M % 3 != 0, bb);
                 sgst_plan_free(&p);
+                /* the pair plan (k_sparse_pipe's p rows) */
+                if (sgst_plan_build2(&p, &g, M, 1, M % 2 ? 4 : 8, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
+                if ((!large || M == SGST_MMAX) && check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
+                replay_f(&g, &p, &seed, B, M % 3 != 0, 5 + (n + M + 1) % 3);
+                if (g.npts * 8 <= 227 * 1024) replay_d(&g, &p, &seed, B, M % 3 == 0, 5 + (n + M + 2) % 3);
+                sgst_plan_free(&p);
             }
             if (n == NMAX_F[d]) { /* one more level does not fit in float */
                 sgs_grid h;
@@ -281,6 +298,11 @@ int main(void)
             replay_f(&g, &p, &seed, 32, M == 3, 5);
             replay_d(&g, &p, &seed, 33, M != 3, 6);
             sgst_plan_free(&p);
+            T_CHECK(!sgst_plan_build2(&p, &g, M, 1, i % 2 ? 4 : 8, err, sizeof err)); /* pairs, packed */
+            if (check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
+            replay_f(&g, &p, &seed, 32, M != 3, 6);
+            replay_d(&g, &p, &seed, 33, M == 3, 5);
+            sgst_plan_free(&p);
         }
         sgs_free(&g);
     }
@@ -303,15 +325,23 @@ int main(void)
         sgst_plan p;
         T_CHECK(!sgs_init(&g, d, SWEEP_N[d], err, sizeof err));
         int Ms[2] = {3, SWEEP_N[d] < SGST_MMAX ? SWEEP_N[d] : SGST_MMAX};
-        for (int i = 0; i < 2 - (Ms[1] == Ms[0]); i++) {
-            T_CHECK(!sgst_plan_build(&p, &g, Ms[i], err, sizeof err));
-            double wf = wavefronts(&p, 4), wd = wavefronts(&p, 8);
-            fprintf(stderr, "model d=%d n=%d M=%d: %.2f items, %.2f tasks per point, %d barriers per grid; "
-                            "shared wavefronts per point %.2f (float) %.2f (double)\n", d, g.n, Ms[i],
-                    (double)p.items / g.npts, (double)p.ntask / g.npts, sgst_barriers(&p), wf, wd);
-            T_CHECK(wf < 1.27);
-            T_CHECK(wd < 2.55);
-            sgst_plan_free(&p);
+        for (int i = 0; i < 2 * (2 - (Ms[1] == Ms[0])); i++) { /* M, pairs or not */
+            double wf[3], wd[3]; /* family order, packed for 4-byte elements, packed for 8-byte ones */
+            for (int pk = 0; pk < 3; pk++) {
+                T_CHECK(!sgst_plan_build2(&p, &g, Ms[i / 2], i % 2, pk * 4, err, sizeof err));
+                wf[pk] = wavefronts(&p, 4);
+                wd[pk] = wavefronts(&p, 8);
+                if (pk == 0)
+                    fprintf(stderr, "model d=%d n=%d M=%d%s: %.2f items, %.2f tasks per point, %d barriers per grid; ",
+                            d, g.n, Ms[i / 2], i % 2 ? " pairs" : "", (double)p.items / g.npts, (double)p.ntask / g.npts,
+                            sgst_barriers(&p));
+                sgst_plan_free(&p);
+            }
+            fprintf(stderr, "shared wavefronts per point %.2f (float) %.2f (double); packed %.2f / %.2f\n", wf[0], wd[0],
+                    wf[1], wd[2]);
+            T_CHECK(wf[0] < 1.27 && wf[1] < 1.27);
+            T_CHECK(wd[0] < 2.55 && wd[2] < 2.55);
+            T_CHECK(wf[1] <= wf[0] + 0.02 && wd[2] <= wd[0] + 0.02); /* the packing does not make it worse */
         }
         sgs_free(&g);
     }
