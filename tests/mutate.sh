@@ -76,6 +76,8 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/mut-XXXXXX")
 tree=$work/tree
 mkdir -p "$tree" "$work/bin" "$work/logs"
+cp "$table" "$work/table" # a snapshot, read on fd 3; no child gets a real stdin
+exec </dev/null
 child=
 cleanup() {
   if [ -n "$child" ]; then pkill -P "$child" 2>/dev/null; kill "$child" 2>/dev/null; fi
@@ -177,7 +179,7 @@ mkdir -p "$(dirname "$results")"
 printf 'id\tstatus\tcaught_by\tseconds\n' >"$results"
 killed=0 survived=0 equivalent=0 stale=0 broken=0
 survivors=() unexpected=()
-while IFS=$'\t' read -r id file line orig repl expect _; do
+while IFS=$'\t' read -r -u 3 id file line orig repl expect _; do
   case $id in ''|'#'*|id) continue ;; esac
   if [ ${#ids[@]} -gt 0 ]; then
     sel=0; for i in "${ids[@]}"; do [ "$i" = "$id" ] && sel=1; done
@@ -258,10 +260,11 @@ while IFS=$'\t' read -r id file line orig repl expect _; do
     applied) ;;
     build-error) broken=$((broken + 1)); sed -n '1,5p' "$work/logs/build.log" | sed 's/^/         /' ;;
   esac
-  printf '%-6s %-11s %-34s %4ss  %s: %s -> %s\n' "$id" "$(echo "$status" | tr a-z A-Z | cut -c1-11)" "$by" "$secs" \
+  case $status in equivalent-confirmed) shown=EQUIV-OK ;; *) shown=$(echo "$status" | tr a-z A-Z) ;; esac
+  printf '%-6s %-11s %-34s %4ss  %s: %s -> %s\n' "$id" "$shown" "$by" "$secs" \
     "$file" "$orig" "$repl"
   printf '%s\t%s\t%s\t%s\n' "$id" "$status" "$by" "$secs" >>"$results"
-done <"$table"
+done 3<"$work/table"
 
 scored=$((killed + survived))
 echo "----"
