@@ -34,12 +34,13 @@ static const struct { int M, G, threads, direct; } SPARSE_STREAM[SPARSE_STREAM_N
  * bank-aware order, bulk copies): {M, G, threads, buffers, pole pairs}, M = 0 as above (at least
  * 3).  Buffers 0: the threads copy (the new walk alone, against k_sparse_stream's row of the same
  * M, G, threads); 1: bulk copies, one buffer (the load waits for the store; the other blocks of
- * the SM overlap it); 2: the next group's load runs while this one is computed.  Pairs: top
+ * the SM overlap it); 2: the next group's load runs while this one is computed (1024 threads for
+ * the grids of which only one block of two buffers fits an SM).  Pairs: top
  * tasks of mu <= 3 take two poles (half the index work per item, more bank conflicts). */
-#define SPARSE_PIPE_N 9
+#define SPARSE_PIPE_N 10
 static const struct { int M, G, threads, nbuf, pairs; } SPARSE_PIPE[SPARSE_PIPE_N] = {
     {3, 1, 256, 0, 0}, {3, 1, 256, 1, 0}, {3, 1, 512, 1, 0}, {3, 1, 256, 2, 0}, {3, 1, 512, 2, 0},
-    {0, 1, 256, 2, 0}, {3, 2, 256, 2, 0}, {3, 1, 256, 2, 1}, {0, 1, 256, 2, 1}};
+    {3, 1, 1024, 2, 0}, {0, 1, 256, 2, 0}, {3, 2, 256, 2, 0}, {3, 1, 256, 2, 1}, {0, 1, 256, 2, 1}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N)
 

@@ -73,15 +73,15 @@ static __device__ __forceinline__ void sgst_walk_t(double *u, int pitch, int gc,
                 keep_shared);
 }
 
-static __device__ __forceinline__ void sgst_walk2_t(float *u, int pitch, int gc, int G, int M, const sgst_dev &g,
-                                                    const int *c, int inverse, int bb, int pairs)
+static __device__ __forceinline__ void sgst_run2_t(const sgst_next &n, float *u, int pitch, int gc, int G, int M,
+                                                   const sgst_dev &g, int inverse, int bb, int pairs)
 {
-    sgst_walk2_f(u, pitch, gc, G, M, c, g.task, g.item, g.rec, g.full, threadIdx.x, bb, inverse, pairs);
+    sgst_run2_f(&n, u, pitch, gc, G, M, g.task, g.item, g.rec, g.full, bb, inverse, pairs);
 }
-static __device__ __forceinline__ void sgst_walk2_t(double *u, int pitch, int gc, int G, int M, const sgst_dev &g,
-                                                    const int *c, int inverse, int bb, int pairs)
+static __device__ __forceinline__ void sgst_run2_t(const sgst_next &n, double *u, int pitch, int gc, int G, int M,
+                                                   const sgst_dev &g, int inverse, int bb, int pairs)
 {
-    sgst_walk2_d(u, pitch, gc, G, M, c, g.task, g.item, g.rec, g.full, threadIdx.x, bb, inverse, pairs);
+    sgst_run2_d(&n, u, pitch, gc, G, M, g.task, g.item, g.rec, g.full, bb, inverse, pairs);
 }
 
 /* 16-byte vectors of T. */
@@ -325,6 +325,9 @@ __global__ void __launch_bounds__(SGSP_MAXT(G, M, PAIRS)) k_sparse_pipe(const T 
     __syncthreads();
     T hv = (T)0; /* the scalar this thread loads for the group whose bulk load is in flight */
     long long gr = blockIdx.x;
+    const int *cls0 = scls + inverse * g.nlist * (M + 2); /* the lists in the order they run */
+    sgst_next nl; /* the start of the next list (sgst_prep2), loaded before the barrier ending this one */
+    if (g.nlist > 0) sgst_prep2(&nl, M, cls0, g.task, g.item, tid, bb);
     if (NBUF > 0 && gr < ngroups) hv = sgsp_prefetch(in, out, ngrids, G, N, gr, buf0, bar0, hv);
     for (int it = 0; gr < ngroups; gr += stride, it++) {
         const int b = NBUF == 2 ? (it & 1) : 0;
@@ -344,7 +347,10 @@ __global__ void __launch_bounds__(SGSP_MAXT(G, M, PAIRS)) k_sparse_pipe(const T 
         if (NBUF == 2 && g.nlist == 0 && nx < ngroups) /* no list to wait for */
             hv = sgsp_prefetch(in, out, ngrids, G, N, nx, buf0 + (size_t)(b ^ 1) * bufelems, bar0 + 8 * (b ^ 1), hv);
         for (int i = 0; i < g.nlist; i++) {
-            sgst_walk2_t(sh, N, gc, G, M, g, scls + (inverse * g.nlist + i) * (M + 2), inverse, bb, PAIRS);
+            sgst_next cur = nl;
+            sgst_run2_t(cur, sh, N, gc, G, M, g, inverse, bb, PAIRS);
+            /* the next list, or the first one again for the next group */
+            sgst_prep2(&nl, M, cls0 + (i + 1 < g.nlist ? i + 1 : 0) * (M + 2), g.task, g.item, tid, bb);
             if (NBUF > 0 && i == g.nlist - 1) sgsp_fence_async(); /* before the bulk store reads sh */
             __syncthreads();
             if (NBUF == 2 && i == 0 && nx < ngroups) /* the next group into the other buffer */

@@ -363,9 +363,35 @@ SGST_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
  * SASS; M + 1 classes per list, up to 24 per grid: about half of the instructions ncu counted at
  * d = 4).  Here B = 2^bb, c points to the list's class bounds (cls + l (M + 2); the kernel keeps
  * them in shared memory, in the order it runs the lists), the bounds of every class and the
- * first entry (or item) of every class are loaded together at the start of the list (two round trips for the list instead of
- * three per class), the thread's first task of class o is lo + ((first + tid - lo) & (B - 1)),
- * and a class without a task for the thread costs a compare. */
+ * first entry (or item) of every class are loaded together (two round trips for the list
+ * instead of three per class; sgst_prep2, which the kernel runs for the next list before the
+ * barrier that ends this one), the thread's first task of class o is
+ * lo + ((first + tid - lo) & (B - 1)), and a class without a task for the thread costs a compare.
+ *
+ * What a thread needs to start list c: per class its first task t (>= hi: none), the class's end
+ * and the first entry (or item: e0, e1).  sgst_prep2 loads it; the kernel calls it for the next
+ * list before the barrier that ends this one, so its loads wait there instead of at the start
+ * of the list. */
+typedef struct {
+    int t[SGST_MMAX + 1], hi[SGST_MMAX + 1];
+    unsigned e0[SGST_MMAX + 1], e1;
+} sgst_next;
+SGST_FI void sgst_prep2(sgst_next *n, int M, const int *c, const unsigned *task, const unsigned *item, int tid, int bb)
+{
+    int cb[SGST_MMAX + 2];
+    SGST_UNROLL for (int o = 0; o < SGST_MMAX + 2; o++) cb[o] = o <= M + 1 ? c[o] : 0; /* plain: shared on the device */
+    n->e1 = 0u;
+    SGST_UNROLL for (int o = 0; o <= SGST_MMAX; o++) {
+        n->t[o] = cb[o] + ((cb[0] + tid - cb[o]) & ((1 << bb) - 1)); /* t = first + tid + i B, t >= lo */
+        n->hi[o] = o <= M ? cb[o + 1] : 0;
+        n->e0[o] = 0u;
+        if (o <= M && n->t[o] < n->hi[o]) {
+            if (o == M) sgst_item_load(item, n->t[o], n->e0 + o, &n->e1);
+            else n->e0[o] = SGST_LDG(task + n->t[o]);
+        }
+    }
+}
+
 #define SGST_DEFINE2(T, SUF)                                                                             \
     /* a top task of a pair plan: pole p at geo and, if pair, pole p + P/2 (sgst_pair_step) */           \
     SGST_FI void sgst_task2_##SUF(T *u, int pitch, int gc, int G, const sgst_geo *g, int MU, int inverse, \
@@ -430,28 +456,26 @@ SGST_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
             ent = nxt;                                                                                   \
         }                                                                                                \
     }                                                                                                    \
+    SGST_FI void sgst_run2_##SUF(const sgst_next *n, T *u, int pitch, int gc, int G, int M, const unsigned *task, \
+                                 const unsigned *item, const sgst_rec *rec, const unsigned short *full, int bb, \
+                                 int inverse, int pairs)                                                 \
+    {                                                                                                    \
+        int B = 1 << bb;                                                                                 \
+        /* class by class with a literal o (a compile-time mu on the device) */                          \
+        if (n->t[0] < n->hi[0]) sgst_class2_##SUF(0, u, pitch, gc, G, M, n->t[0], n->hi[0], n->e0[0], n->e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 1 && n->t[1] < n->hi[1]) sgst_class2_##SUF(1, u, pitch, gc, G, M, n->t[1], n->hi[1], n->e0[1], n->e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 2 && n->t[2] < n->hi[2]) sgst_class2_##SUF(2, u, pitch, gc, G, M, n->t[2], n->hi[2], n->e0[2], n->e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 3 && n->t[3] < n->hi[3]) sgst_class2_##SUF(3, u, pitch, gc, G, M, n->t[3], n->hi[3], n->e0[3], n->e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 4 && n->t[4] < n->hi[4]) sgst_class2_##SUF(4, u, pitch, gc, G, M, n->t[4], n->hi[4], n->e0[4], n->e1, B, task, item, rec, full, inverse, pairs); \
+        if (M >= 5 && n->t[5] < n->hi[5]) sgst_class2_##SUF(5, u, pitch, gc, G, M, n->t[5], n->hi[5], n->e0[5], n->e1, B, task, item, rec, full, inverse, pairs); \
+    }                                                                                                    \
     SGST_FI void sgst_walk2_##SUF(T *u, int pitch, int gc, int G, int M, const int *c, const unsigned *task, \
                                   const unsigned *item, const sgst_rec *rec, const unsigned short *full, \
                                   int tid, int bb, int inverse, int pairs)                               \
     {                                                                                                    \
-        int B = 1 << bb, cb[SGST_MMAX + 2], ts[SGST_MMAX + 1];                                           \
-        unsigned e0[SGST_MMAX + 1], e1 = 0;                                                              \
-        SGST_UNROLL for (int o = 0; o < SGST_MMAX + 2; o++) cb[o] = o <= M + 1 ? c[o] : 0; /* plain: shared on the device */ \
-        SGST_UNROLL for (int o = 0; o <= SGST_MMAX; o++) {                                               \
-            ts[o] = cb[o] + ((cb[0] + tid - cb[o]) & (B - 1)); /* t = first + tid + i B, t >= lo */      \
-            e0[o] = 0u;                                                                                  \
-            if (o <= M && ts[o] < cb[o + 1]) {                                                           \
-                if (o == M) sgst_item_load(item, ts[o], e0 + o, &e1);                                    \
-                else e0[o] = SGST_LDG(task + ts[o]);                                                     \
-            }                                                                                            \
-        }                                                                                                \
-        /* class by class with a literal o (a compile-time mu on the device) */                          \
-        if (ts[0] < cb[1]) sgst_class2_##SUF(0, u, pitch, gc, G, M, ts[0], cb[1], e0[0], e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 1 && ts[1] < cb[2]) sgst_class2_##SUF(1, u, pitch, gc, G, M, ts[1], cb[2], e0[1], e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 2 && ts[2] < cb[3]) sgst_class2_##SUF(2, u, pitch, gc, G, M, ts[2], cb[3], e0[2], e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 3 && ts[3] < cb[4]) sgst_class2_##SUF(3, u, pitch, gc, G, M, ts[3], cb[4], e0[3], e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 4 && ts[4] < cb[5]) sgst_class2_##SUF(4, u, pitch, gc, G, M, ts[4], cb[5], e0[4], e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 5 && ts[5] < cb[6]) sgst_class2_##SUF(5, u, pitch, gc, G, M, ts[5], cb[6], e0[5], e1, B, task, item, rec, full, inverse, pairs); \
+        sgst_next n;                                                                                     \
+        sgst_prep2(&n, M, c, task, item, tid, bb);                                                       \
+        sgst_run2_##SUF(&n, u, pitch, gc, G, M, task, item, rec, full, bb, inverse, pairs);              \
     }
 
 SGST_DEFINE2(float, f)
