@@ -143,7 +143,7 @@ static void check_grid(const sgs_grid *g, long long ngrids, int ci, int small)
             check<T>(&b, ngrids, PLAN_M[p], PLAN_G[p], threads, direct, c % 3 ? 0 : 3, c % 2, (c / 2) % 2);
             if (!small && PLAN_G[p] == 2) check<T>(&b, 1, PLAN_M[p], 2, 128, direct, 0, 0, 0); /* one grid: fewer than G */
         }
-    for (int p = 0; p < PIPES; p++)
+    for (int p = 0; p < (small ? 1 : PIPES); p++) /* --small: M = 3, G = 1 */
         for (int nbuf = 0; nbuf <= 2; nbuf++) {
             int c = ci + p + nbuf, threads = 32 << (c % 6);
             if (threads > SGSP_MAXT(PIPE_G[p], PIPE_M[p], 0)) threads = SGSP_MAXT(PIPE_G[p], PIPE_M[p], 0);
