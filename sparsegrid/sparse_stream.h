@@ -33,6 +33,10 @@
  *   up to 0.80 / 1.48), 34-63 % of the 60 % budget.  Neither should bind at 60 %; what is left is
  *   latency (entry -> record -> LDS -> STS per task, 32-48 resident warps: registers limit the
  *   blocks) and the tail of each list before its barrier.
+ *   What this count left out: the walk around the tasks (sgst_walk: about 50-65 instructions per
+ *   list, class and thread, tasks or not; about 60 per point at d = 4 with 256 threads, as much
+ *   as the tasks), which profiling showed as twice the instructions modelled; sgst_walk2 below
+ *   and k_sparse_pipe (sparse_stream.cuh, with its own model) take it out.
  *
  * Poles and families.  For pass k, a family is a subspace with l_k = 0 together with the
  * subspaces that differ from it only in l_k = 1..m (m = the largest level kept; sparse grid:
