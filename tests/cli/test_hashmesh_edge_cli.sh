@@ -4,7 +4,7 @@
 # FILE:LINE, exit 2 and no output file:
 #   look-up: queries exactly at each axis end (the corner values), one ulp past the maximum
 #   (refused), a query line of one and of three numbers, a header of five and seven numbers,
-#   NX * NY values on one line; sort: the largest key in the table's last bucket, 1025 keys (the
+#   NX * NY values on one line; remap: value lines of three (accepted) and four numbers; sort: the largest key in the table's last bucket, 1025 keys (the
 #   readers' arrays grow past 1024); neighbors: cell lines of two, four and five integers, the
 #   header's LEVMAX 24 (range passes, the table does not fit) and 25 (out of range), NX = 2^20
 #   and 2^20 + 1, a mesh of 1089 cells.
@@ -61,6 +61,16 @@ expect 0 $hd --op=sort --in=$tmp/k1025.txt --out=$tmp/k1025s.txt >/dev/null
   cli_fail "1025 keys: first/last line $(head -n 1 $tmp/k1025s.txt) / $(tail -n 1 $tmp/k1025s.txt)"
 printf 'keys1d 2 3\n1\n' > $tmp/kh.txt
 bad $hd kh 'kh\.txt:1: expected the header' --op=sort --in=$tmp/kh.txt
+
+# ---- remap value lines: one or three numbers; four (and eleven) refused
+printf 'amr2d 1 1 0\n0 0 0\n' > $tmp/one.txt
+printf '2 0.5 -1\n' > $tmp/v3.txt
+expect 0 $hd --op=remap --in=$tmp/one.txt --new=$tmp/one.txt --values=$tmp/v3.txt --out=$tmp/r3.txt >/dev/null
+[ "$(cat $tmp/r3.txt)" = "2" ] || cli_fail "remap of one cell with slopes: $(cat $tmp/r3.txt)"
+printf '2 0.5 -1 7\n' > $tmp/v4.txt
+bad $hd v4 'v4\.txt:1: malformed value line' --op=remap --in=$tmp/one.txt --new=$tmp/one.txt --values=$tmp/v4.txt
+printf '1 2 3 4 5 6 7 8 9 10 11\n' > $tmp/v11.txt
+bad $hd v11 'v11\.txt:1: malformed value line' --op=remap --in=$tmp/one.txt --new=$tmp/one.txt --values=$tmp/v11.txt
 
 # ---- neighbors: cell lines with too few / too many integers, header limits
 m() { printf '%b' "$2" > $tmp/$1.txt; bad $nb "$1" "$3" --in=$tmp/$1.txt; }
