@@ -21,8 +21,10 @@
  *                 lines 12-24, clipped).
  *   5. query      Listing 2's read, unchanged (hash_neigh2d_probe), in window coordinates:
  *                 the neighbours come out as global cell indices.
- * The whole mesh is read (or generated) by every rank and steps 1-2 run on the host; steps
- * 3-5 are the per-step work (host or GPU). */
+ * The whole mesh is read (or generated) by every rank and steps 1-2 run here on the host
+ * (every rank sorts all keys): the reference.  remesh_dist.h runs steps 1-2 distributed (each
+ * rank sorts only its share, on its GPU or its host); steps 3-5 are the per-step work (host
+ * or GPU). */
 #ifndef HASHMESH_MESH_PARTITION_H
 #define HASHMESH_MESH_PARTITION_H
 
@@ -30,20 +32,9 @@
 #include "../common/dist.h"
 #include "gen.h"
 #include "hash.h"
+#include "remesh.h" /* hm_morton, hm_owner: the MPI-free pieces */
 
 #define HM_REC 4 /* ints per exchanged cell record: i, j, level, global index */
-
-/* Morton (Z-order) key: the bits of x at even positions, those of y at odd positions. */
-static inline HD uint64_t hm_spread(uint32_t v)
-{
-    uint64_t x = v;
-    x = (x | x << 16) & 0x0000FFFF0000FFFFull;
-    x = (x | x << 8) & 0x00FF00FF00FF00FFull;
-    x = (x | x << 4) & 0x0F0F0F0F0F0F0F0Full;
-    x = (x | x << 2) & 0x3333333333333333ull;
-    return (x | x << 1) & 0x5555555555555555ull;
-}
-static inline HD uint64_t hm_morton(long x, long y) { return hm_spread((uint32_t)x) | hm_spread((uint32_t)y) << 1; }
 
 static inline uint64_t hm_cell_key(const amr_mesh *m, long c)
 {
@@ -60,18 +51,6 @@ typedef struct {
     uint64_t *split; /* P + 1 keys: rank q owns the buckets with split[q] <= key < split[q + 1] */
     hm_window win;   /* the local table */
 } hm_part;
-
-/* Rank owning the finest bucket with Morton key k: binary search over the P splitters. */
-static inline int hm_owner(const uint64_t *split, int P, uint64_t k)
-{
-    int lo = 0, hi = P - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (split[mid] <= k) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
 
 /* Morton table size (max key + 1): the hash sort's buckets. */
 static inline uint64_t hm_sort_buckets(const amr_mesh *m)

@@ -10,11 +10,12 @@
  *       cell, every face), then each phase timed -> hashmesh_dist_scaling_<backend>_p<P>.dat
  * --backend=cpu moves host buffers with MPI; --backend=gpu gives each rank its own GPU and
  * moves the ghosts with NCCL (built only where nccl.h and libnccl exist: -DDIST_NCCL).
- * With --backend=gpu, --exp=scaling also times step 1 (the partition) on the GPUs
- * (partition_gpu_ms): each rank computes the Morton keys of its slice of the input and sorts
- * them (CUB), the P - 1 split keys are found by a distributed binary search over the key
- * values, the cells move to their owners through NCCL and are sorted again; the result must
- * equal the host partition's (every owned index, every split key) or the run fails. */
+ * --remesh=both (default) also runs steps 1-2 (partition, ghost pattern) distributed
+ * (remesh_dist.h): each rank handles only its share, on its GPU (gpu backend: CUB, NCCL;
+ * remesh_gpu.cuh) or its host (cpu backend: MPI); the result must equal the host reference
+ * of mesh_partition.h (every owned record, split key, send list and the window) or every rank
+ * exits 1.  --exp=scaling times it (partition_dist_ms, pattern_dist_ms, remesh_dist_ms) beside
+ * the host's partition_ms and pattern_ms. */
 #include <errno.h>
 #include <sys/stat.h>
 #include "../common/check.h"
@@ -24,11 +25,11 @@
 #include "../common/verify.h"
 #include "../common/fileio.h"
 #include "mesh_partition.h"
+#include "remesh_dist.h"
 #include "meshio.h"
 
 /* ---------------- GPU backend: the phases as kernels, the ghosts through NCCL ---------------- */
 #ifdef DIST_NCCL
-#include <cub/cub.cuh>
 #define HMD_THREADS 256
 static unsigned hmd_blocks(long n) { return (unsigned)((n + HMD_THREADS - 1) / HMD_THREADS); }
 
@@ -53,180 +54,7 @@ static __global__ void k_dist_read(const int *__restrict__ own, long nown, const
     if (c < nown) hm_read_rec(t, w, W, H, levmax, own + HM_REC * c, nb + 4 * c);
 }
 
-/* ---- step 1 on the GPUs: the Morton partition of mesh_partition.h without the whole mesh
- * on one processor.  Each rank's GPU sees only its slice of the input, then its share. */
-/* Morton key (hm_cell_key) and global index of cell c0 + t of the rank's input slice */
-static __global__ void k_part_keys(const int *__restrict__ i, const int *__restrict__ j, const int *__restrict__ lev,
-                                   long n, int levmax, long c0, uint64_t *key, int *gid)
-{
-    long t = blockIdx.x * (long)blockDim.x + threadIdx.x;
-    if (t >= n) return;
-    int s = levmax - lev[t];
-    key[t] = hm_morton((long)i[t] << s, (long)j[t] << s);
-    gid[t] = (int)(c0 + t);
-}
-/* cnt[q] = number of sorted keys <= x[q] (upper bound), one thread per probe */
-static __global__ void k_part_count_le(const uint64_t *__restrict__ key, long n, const uint64_t *__restrict__ x, int nx,
-                                       long long *cnt)
-{
-    int q = blockIdx.x * blockDim.x + threadIdx.x;
-    if (q >= nx) return;
-    long lo = 0, hi = n;
-    while (lo < hi) {
-        long mid = (lo + hi) / 2;
-        if (key[mid] <= x[q]) lo = mid + 1;
-        else hi = mid;
-    }
-    cnt[q] = lo;
-}
-/* CUB's radix sort of (key, index) pairs over the key's low end_bit bits; temp grows as needed */
-typedef struct { void *tmp; size_t tmp_bytes; } hmd_sorter;
-static void hmd_sort(hmd_sorter *so, const uint64_t *k_in, uint64_t *k_out, const int *v_in, int *v_out, long n,
-                     int end_bit, cudaStream_t s)
-{
-    size_t need = 0;
-    CHECK_CUDA_RANK(cub::DeviceRadixSort::SortPairs(NULL, need, k_in, k_out, v_in, v_out, (int)n, 0, end_bit, s));
-    if (need > so->tmp_bytes) {
-        if (so->tmp) CHECK_CUDA_RANK(cudaFree(so->tmp));
-        so->tmp = device_alloc_or_usage(need, "the partition's sort buffer");
-        so->tmp_bytes = need;
-    }
-    CHECK_CUDA_RANK(cub::DeviceRadixSort::SortPairs(so->tmp, need, k_in, k_out, v_in, v_out, (int)n, 0, end_bit, s));
-}
-/* Counts of the sorted keys <= x[0 .. nx) on the device, into h_cnt (host). */
-static void hmd_count_le(const uint64_t *d_key, long n, const uint64_t *h_x, int nx, uint64_t *d_x, long long *d_cnt,
-                         long long *h_cnt, cudaStream_t s)
-{
-    CHECK_CUDA_RANK(cudaMemcpyAsync(d_x, h_x, sizeof(uint64_t) * nx, cudaMemcpyHostToDevice, s));
-    k_part_count_le<<<(nx + 63) / 64, 64, 0, s>>>(d_key, n, d_x, nx, d_cnt);
-    CHECK_CUDA_RANK(cudaGetLastError());
-    CHECK_CUDA_RANK(cudaMemcpyAsync(h_cnt, d_cnt, sizeof(long long) * nx, cudaMemcpyDeviceToHost, s));
-    CHECK_CUDA_RANK(cudaStreamSynchronize(s));
-}
-
-/* dist_exchange_nccl with the rank's own part copied on its GPU instead of sent to itself */
-static void hmd_exchange(const dist_ctx *d, const dist_pattern *pat, int rec, const int *d_send, int *d_recv)
-{
-    CHECK_NCCL(ncclGroupStart());
-    for (int q = 0; q < d->size; q++) {
-        size_t sc = (size_t)pat->scount[q] * rec, rc = (size_t)pat->rcount[q] * rec;
-        const int *sp = d_send + (size_t)pat->sdispl[q] * rec;
-        int *rp = d_recv + (size_t)pat->rdispl[q] * rec;
-        if (q == d->rank) {
-            if (sc) CHECK_CUDA_RANK(cudaMemcpyAsync(rp, sp, sizeof(int) * sc, cudaMemcpyDeviceToDevice, d->stream));
-            continue;
-        }
-        if (sc) CHECK_NCCL(ncclSend(sp, sc, ncclInt32, q, d->nccl, d->stream));
-        if (rc) CHECK_NCCL(ncclRecv(rp, rc, ncclInt32, q, d->nccl, d->stream));
-    }
-    CHECK_NCCL(ncclGroupEnd());
-}
-
-/* Step 1 on the GPUs; the same hm_part as hm_partition (owned indices in Morton order, their
- * records, the P + 1 split keys), but each GPU handles n / P cells only:
- *   1. keys of the rank's input slice [r n / P, (r + 1) n / P) and a local sort (CUB);
- *   2. split key q = the key at global sorted position n q / P: the smallest x with
- *      #{keys <= x} > n q / P over all ranks -- a binary search over the key values, all
- *      P - 1 at once, one MPI_Allreduce of P - 1 counts per step (keys are distinct: the
- *      mesh has no overlapping cells);
- *   3. each rank sends its sorted keys in [split[q], split[q + 1]) to q (NCCL, one group);
- *   4. the received runs sorted again (CUB): the owned cells in Morton order. */
-static void hm_partition_gpu(dist_ctx *d, const amr_mesh *m, hm_part *p)
-{
-    cudaStream_t s = d->stream;
-    int P = d->size, nx = P > 1 ? P - 1 : 1;
-    long n = m->n, c0 = n * d->rank / P, c1 = n * (d->rank + 1) / P, ns = c1 - c0;
-    long side = amr_width(m) > amr_height(m) ? amr_width(m) : amr_height(m);
-    int end_bit = 0;
-    while ((1L << (end_bit / 2)) < side) end_bit += 2; /* keys < 4^ceil(log2 side) */
-    if (end_bit == 0) end_bit = 2;
-    int *d_ijl = (int *)device_alloc_or_usage(sizeof(int) * 3 * (size_t)(ns ? ns : 1), "the partition's cells");
-    uint64_t *d_key = (uint64_t *)device_alloc_or_usage(sizeof(uint64_t) * 2 * (size_t)(ns ? ns : 1), "the partition's keys");
-    int *d_gid = (int *)device_alloc_or_usage(sizeof(int) * 2 * (size_t)(ns ? ns : 1), "the partition's indices");
-    uint64_t *d_x = (uint64_t *)device_alloc_or_usage(sizeof(uint64_t) * nx, "split probes");
-    long long *d_cnt = (long long *)device_alloc_or_usage(sizeof(long long) * nx, "split counts");
-    hmd_sorter so = {NULL, 0};
-    CHECK_CUDA_RANK(cudaMemcpyAsync(d_ijl, m->i + c0, sizeof(int) * ns, cudaMemcpyHostToDevice, s));
-    CHECK_CUDA_RANK(cudaMemcpyAsync(d_ijl + ns, m->j + c0, sizeof(int) * ns, cudaMemcpyHostToDevice, s));
-    CHECK_CUDA_RANK(cudaMemcpyAsync(d_ijl + 2 * ns, m->lev + c0, sizeof(int) * ns, cudaMemcpyHostToDevice, s));
-    if (ns) k_part_keys<<<hmd_blocks(ns), HMD_THREADS, 0, s>>>(d_ijl, d_ijl + ns, d_ijl + 2 * ns, ns, m->levmax, c0, d_key + ns, d_gid + ns);
-    CHECK_CUDA_RANK(cudaGetLastError());
-    if (ns) hmd_sort(&so, d_key + ns, d_key, d_gid + ns, d_gid, ns, end_bit, s); /* sorted slice: d_key, d_gid */
-    /* 2. the split keys */
-    uint64_t *lo = (uint64_t *)gen_alloc(sizeof(uint64_t) * 3 * nx), *hi = lo + nx, *mid = hi + nx;
-    long long *cnt = (long long *)gen_alloc(sizeof(long long) * 2 * nx), *all = cnt + nx;
-    for (int q = 0; q < nx; q++) { lo[q] = 0; hi[q] = (end_bit >= 64 ? ~0ull : (1ull << end_bit) - 1); }
-    for (int more = P > 1; more;) { /* invariant: the wanted key is in [lo, hi] */
-        for (int q = 0; q < nx; q++) mid[q] = lo[q] + (hi[q] - lo[q]) / 2;
-        hmd_count_le(d_key, ns, mid, nx, d_x, d_cnt, cnt, s);
-        CHECK_MPI(MPI_Allreduce(cnt, all, nx, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
-        more = 0;
-        for (int q = 0; q < nx; q++) {
-            if (all[q] > n * (q + 1) / P) hi[q] = mid[q];
-            else lo[q] = mid[q] + 1;
-            more |= lo[q] < hi[q];
-        }
-    }
-    p->split = (uint64_t *)gen_alloc(sizeof(uint64_t) * (size_t)(P + 1));
-    uint64_t first = ~0ull, gfirst = 0; /* split[0]: the smallest key, as the host partition has it */
-    if (ns) CHECK_CUDA_RANK(cudaMemcpy(&first, d_key, sizeof first, cudaMemcpyDeviceToHost));
-    CHECK_MPI(MPI_Allreduce(&first, &gfirst, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD));
-    p->split[0] = gfirst;
-    for (int q = 1; q < P; q++) p->split[q] = lo[q - 1];
-    p->split[P] = UINT64_MAX;
-    /* 3. to the owners: the local sorted keys are grouped by owner already */
-    dist_pattern pat;
-    dist_pattern_alloc(d, &pat);
-    long long prev = 0;
-    for (int q = 0; q < P; q++) {
-        long long upto = ns;
-        if (q + 1 < P) { /* keys < split[q + 1] = keys <= split[q + 1] - 1 */
-            uint64_t x = p->split[q + 1] - 1;
-            hmd_count_le(d_key, ns, &x, 1, d_x, d_cnt, &upto, s);
-        }
-        pat.scount[q] = (int)(upto - prev);
-        prev = upto;
-    }
-    dist_pattern_finish(d, &pat);
-    p->nown = pat.nrecv;
-    long want = n * (d->rank + 1) / P - n * d->rank / P;
-    dist_agree(d, p->nown != want ? 1 : 0, "rank %d: the GPU partition gave it %ld cells, want %ld", d->rank, p->nown, want);
-    uint64_t *r_key = (uint64_t *)device_alloc_or_usage(sizeof(uint64_t) * 2 * (size_t)(want ? want : 1), "the owned keys");
-    int *r_gid = (int *)device_alloc_or_usage(sizeof(int) * 2 * (size_t)(want ? want : 1), "the owned indices");
-    hmd_exchange(d, &pat, 2, (const int *)d_key, (int *)(r_key + want));
-    hmd_exchange(d, &pat, 1, d_gid, r_gid + want);
-    /* 4. the P sorted runs received, sorted into one */
-    if (want) hmd_sort(&so, r_key + want, r_key, r_gid + want, r_gid, want, end_bit, s);
-    p->own = (int *)gen_alloc(sizeof(int) * (size_t)(want ? want : 1));
-    CHECK_CUDA_RANK(cudaMemcpyAsync(p->own, r_gid, sizeof(int) * want, cudaMemcpyDeviceToHost, s));
-    CHECK_CUDA_RANK(cudaStreamSynchronize(s));
-    p->rec = (int *)gen_alloc(sizeof(int) * HM_REC * (size_t)(want ? want : 1));
-    for (long k = 0; k < want; k++) {
-        int c = p->own[k];
-        p->rec[HM_REC * k] = m->i[c]; p->rec[HM_REC * k + 1] = m->j[c];
-        p->rec[HM_REC * k + 2] = m->lev[c]; p->rec[HM_REC * k + 3] = c;
-    }
-    dist_pattern_free(&pat);
-    free(lo); free(cnt);
-    void *bufs[] = {d_ijl, d_key, d_gid, d_x, d_cnt, r_key, r_gid, so.tmp};
-    for (int b = 0; b < 8; b++) if (bufs[b]) CHECK_CUDA_RANK(cudaFree(bufs[b]));
-}
-
-/* The GPU partition, barrier-timed, checked against the host partition p (identical owned
- * indices and split keys on every rank); returns its time in ms. */
-static double partition_gpu_checked(dist_ctx *d, const amr_mesh *m, const hm_part *p)
-{
-    hm_part g;
-    memset(&g, 0, sizeof g);
-    double t0 = dist_time_begin();
-    hm_partition_gpu(d, m, &g);
-    double ms = dist_time_end(t0);
-    int bad = g.nown != p->nown || memcmp(g.own, p->own, sizeof(int) * (size_t)p->nown) ||
-              memcmp(g.split, p->split, sizeof(uint64_t) * (size_t)(d->size + 1));
-    dist_agree(d, bad, "rank %d: the GPU partition differs from the host partition (n = %ld)", d->rank, m->n);
-    free(g.own); free(g.rec); free(g.split);
-    return ms;
-}
+#include "remesh_gpu.cuh" /* the distributed remesh's GPU backend */
 #endif
 
 typedef struct {
@@ -365,8 +193,54 @@ static void run_start(hm_run *r, const dist_ctx *d, const amr_mesh *m, hm_part *
     run_setup(r);
 }
 
+/* The distributed remesh (remesh_dist.h) on this backend's processors: the input slice
+ * uploaded (GPU), one first call, checked against the host reference p, pat (every rank exits
+ * 1 on a mismatch), then `reps` more calls with each step barrier-timed (medians, ms). */
+typedef struct { double part, pattern, remesh, remesh_min, remesh_max, first, upload; } remesh_times;
+static remesh_times remesh_dist_run(const dist_ctx *d, const amr_mesh *m, const hm_part *p, const dist_pattern *pat,
+                                    int gpu, int reps)
+{
+    remesh_times t = {NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    hm_rm w;
+    hm_rm_init(&w, d, m);
+#ifdef DIST_NCCL
+    if (gpu) hm_rm_gpu_init(&w);
+#endif
+    if (!gpu) hm_rm_host_init(&w);
+    double t0 = dist_time_begin();
+    w.ops->upload(&w);
+    double up = dist_time_end(t0);
+    t.upload = gpu ? up : NAN;
+    t0 = dist_time_begin();
+    hm_rm_partition(&w);
+    hm_rm_pattern(&w);
+    t.first = dist_time_end(t0);
+    char why[256] = "";
+    int bad = hm_rm_differs(&w, p, pat, why, sizeof why);
+    dist_agree(d, bad, "rank %d: the distributed remesh (%s) differs from the host's at n = %ld: %s", d->rank,
+               w.ops->name, m->n, why);
+    if (reps > 0) {
+        double *s = (double *)gen_alloc(sizeof(double) * 3 * (size_t)reps);
+        for (int rep = 0; rep < reps; rep++) {
+            t0 = dist_time_begin();
+            hm_rm_partition(&w);
+            s[rep] = dist_time_end(t0);
+            t0 = dist_time_begin();
+            hm_rm_pattern(&w);
+            s[reps + rep] = dist_time_end(t0);
+            s[2 * reps + rep] = s[rep] + s[reps + rep];
+        }
+        bench_stats a = bench_stats_of(s, reps), b = bench_stats_of(s + reps, reps), c = bench_stats_of(s + 2 * reps, reps);
+        t.part = a.median; t.pattern = b.median;
+        t.remesh = c.median; t.remesh_min = c.min; t.remesh_max = c.max;
+        free(s);
+    }
+    hm_rm_free(&w);
+    return t;
+}
+
 /* ---------------- user mode: --in=MESH --out=FILE ---------------- */
-static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu)
+static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu, int remesh_dist)
 {
     char tmp[4096], err[512]; /* --in, --out and the path lengths were checked before MPI_Init */
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
@@ -398,6 +272,7 @@ static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu)
     hm_run r;
     double part_ms, pattern_ms;
     run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
+    if (remesh_dist) remesh_dist_run(d, &m, &p, &pat, gpu, 0); /* checked equal to the host's, or exit 1 */
     int *nb_all = d->rank == 0 ? (int *)gen_alloc(sizeof(int) * 4 * (size_t)m.n) : NULL;
     run_once_and_gather(&r, nb_all);
     bad = 0;
@@ -441,7 +316,7 @@ static void pow2_sides(long target, int levmax, double frac, int *nx, int *ny)
     *ny = (double)(1L << (2 * a + 1)) <= area * 1.41 ? 2 << a : 1 << a;
 }
 
-static int scaling_mode(dist_ctx *d, int gpu, int remesh_gpu, int argc, char **argv, const common_opts *co, int lo2,
+static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **argv, const common_opts *co, int lo2,
                         int hi2, int levmax, double frac)
 {
     char gpus[2048] = "none (host only, MPI)";
@@ -461,10 +336,18 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_gpu, int argc, char **a
         datfile_open(&df, co->out, name, &meta);
         datfile_meta(&df, "ranks", "%d (%s backend: %s)", d->size, gpu ? "gpu" : "cpu", gpu ? "NCCL" : "MPI");
         datfile_meta(&df, "mesh", "levmax %d, refine fraction %g, seed %lld", levmax, frac, (long long)co->seed);
-        datfile_meta(&df, "remesh", "partition_ms, pattern_ms: steps 1 and 2 on the host (every rank sorts all keys); "
-                                    "partition_gpu_ms: step 1 on the GPUs (nan with the cpu backend), checked equal to the host's");
+        datfile_meta(&df, "remesh", "partition_ms, pattern_ms: steps 1 and 2 on the host, every rank sorting all keys "
+                                    "(the reference, timed once); partition_dist_ms, pattern_dist_ms: the same steps distributed "
+                                    "(remesh_dist.h), each rank its own share %s, checked equal to the reference, median of "
+                                    "reps after a first call (remesh_dist_first_ms, both steps%s); remesh_dist_ms: both steps, "
+                                    "median [min, max] of reps; upload_ms: the input slices copied to the GPUs before the "
+                                    "remesh, not part of it; nan: not run",
+                     gpu ? "on its GPU (CUB radix sort and select, NCCL)" : "on its host (MPI)",
+                     gpu ? ": it also pays the first NCCL connection between GPUs" : "");
         datfile_columns(&df, "n ranks partition_ms pattern_ms exchange_ms build_ms query_ms total_ms total_min_ms "
-                             "total_max_ms ghosts_max exchange_bytes_max window_buckets_max domain_buckets partition_gpu_ms reps");
+                             "total_max_ms ghosts_max exchange_bytes_max window_buckets_max domain_buckets partition_dist_ms "
+                             "pattern_dist_ms remesh_dist_ms remesh_dist_min_ms remesh_dist_max_ms remesh_dist_first_ms "
+                             "upload_ms reps");
     }
     for (int k = lo2; k <= hi2; k++) {
         amr_mesh m;
@@ -477,11 +360,8 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_gpu, int argc, char **a
         hm_run r;
         double part_ms, pattern_ms;
         run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
-        double part_gpu_ms = NAN;
-#ifdef DIST_NCCL
-        if (gpu && remesh_gpu) part_gpu_ms = partition_gpu_checked(d, &m, &p);
-#endif
-        (void)remesh_gpu;
+        remesh_times rt = {NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+        if (remesh_dist) rt = remesh_dist_run(d, &m, &p, &pat, gpu, co->reps);
         long W = amr_width(&m), H = amr_height(&m);
         int *nb_all = NULL;
         long bad = 0;
@@ -516,13 +396,15 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_gpu, int argc, char **a
             double ph_ms[PH_N];
             for (int ph = 0; ph < PH_N; ph++) ph_ms[ph] = median_of(s + ph * co->reps, co->reps);
             bench_stats tot = bench_stats_of(s + PH_N * co->reps, co->reps);
-            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %.4f %d", m.n, d->size, part_ms,
-                        pattern_ms, ph_ms[0], ph_ms[1], ph_ms[2], tot.median, tot.min, tot.max, most[0], most[1],
-                        most[2], W * H, part_gpu_ms, co->reps);
+            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d",
+                        m.n, d->size, part_ms, pattern_ms, ph_ms[0], ph_ms[1], ph_ms[2], tot.median, tot.min, tot.max,
+                        most[0], most[1], most[2], W * H, rt.part, rt.pattern, rt.remesh, rt.remesh_min, rt.remesh_max,
+                        rt.first, rt.upload, co->reps);
             bench_warn_spread("total", tot);
-            fprintf(stderr, "n %ld, %d ranks (%s): partition %.2f (GPUs: %.2f) pattern %.2f | %s %.3f %s %.3f %s %.3f | step %.3f ms\n",
-                    m.n, d->size, gpu ? "gpu" : "cpu", part_ms, part_gpu_ms, pattern_ms, PHASE_NAMES[0], ph_ms[0],
-                    PHASE_NAMES[1], ph_ms[1], PHASE_NAMES[2], ph_ms[2], tot.median);
+            fprintf(stderr, "n %ld, %d ranks (%s): remesh on the host: partition %.2f pattern %.2f | distributed: partition %.3f "
+                            "pattern %.3f (first call %.2f) | %s %.3f %s %.3f %s %.3f | step %.3f ms\n",
+                    m.n, d->size, gpu ? "gpu" : "cpu", part_ms, pattern_ms, rt.part, rt.pattern, rt.first, PHASE_NAMES[0],
+                    ph_ms[0], PHASE_NAMES[1], ph_ms[1], PHASE_NAMES[2], ph_ms[2], tot.median);
         }
         free(s); free(nb_all);
         run_teardown(&r);
@@ -551,8 +433,8 @@ int main(int argc, char **argv)
         {"max-log2", ARG_INT, &hi2, "scaling: largest mesh, about 2^k cells", 4, 28, NULL},
         {"levmax", ARG_INT, &levmax, "scaling: finest level of the generated meshes", 0, 12, NULL},
         {"refine-frac", ARG_DOUBLE, &frac, "scaling: fraction of coarse cells refined", 0, 1, NULL},
-        {"remesh", ARG_CHOICE, &remesh, "scaling, gpu backend: both = the partition on the host and on the GPUs (checked "
-         "equal, both timed); host = on the host only", 0, 0, "both host"},
+        {"remesh", ARG_CHOICE, &remesh, "both = partition and ghost pattern on the host (the reference) and distributed "
+         "on the ranks' GPUs (gpu) or hosts (cpu), checked equal (scaling: both timed); host = the host's only", 0, 0, "both host"},
         {"warmup", ARG_INT, &co.warmup, "scaling: untimed warm-up steps (-1: 3, QUICK 1)", -1, 1000, NULL},
         {"reps", ARG_INT, &co.reps, "scaling: timed steps, median reported (-1: 10, QUICK 3)", -1, 10000, NULL},
         {"quick", ARG_FLAG, &co.quick, "fewer reps (make QUICK=1)", 0, 0, NULL},
@@ -588,8 +470,12 @@ int main(int argc, char **argv)
 #else
     dist_agree(&d, gpu ? 2 : 0, "--backend=gpu: this build has no NCCL (nccl.h and libnccl were not found at build time)");
 #endif
-    int rc = !strcmp(exp, "scaling") ? scaling_mode(&d, gpu, !strcmp(remesh, "both"), argc, argv, &co, lo2, hi2, levmax, frac)
-                                     : user_mode(&d, in, out, gpu);
+    int remesh_dist = !strcmp(remesh, "both");
+    dist_agree(&d, remesh_dist && d.size > HM_RM_MAX_RANKS ? 2 : 0,
+               "--remesh=both: the distributed remesh keeps one bit per peer, so at most %d ranks (use --remesh=host)",
+               HM_RM_MAX_RANKS);
+    int rc = !strcmp(exp, "scaling") ? scaling_mode(&d, gpu, remesh_dist, argc, argv, &co, lo2, hi2, levmax, frac)
+                                     : user_mode(&d, in, out, gpu, remesh_dist);
 #ifdef DIST_NCCL
     if (gpu) dist_nccl_free(&d);
 #endif

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Distributed neighbours: hashmesh/neighbors-mpi under mpirun, P = 1, 2, 4 (and 3,
 # 5 for odd shares), CPU backend (MPI only); GPU backend where GPUs exist (else SKIP lines).
-#   - GPU backend: --exp=scaling also partitions on the GPUs, checked equal to the host's;
+#   - the distributed remesh (partition and ghost pattern of each rank's share: host backend
+#     here, GPU backend on a GPU machine) runs in every mode and must equal the host reference
+#     (else exit 1): --exp=scaling rows carry its times, --remesh=host leaves them nan;
 #   - the same output as the serial hashmesh/neighbors, cell by cell, on awkward meshes: a
 #     hand-checked one, ranks owning one cell, levmax 0, a rank boundary through a refined
 #     region, levmax 10 next to coarse cells; random generated meshes (--exp=scaling verifies
@@ -25,6 +27,12 @@ flags=(-q --oversubscribe) # -q: no mpirun banners between the programs' own lin
 [ -n "${NCCL_NVLS_ENABLE+x}" ] && flags+=(-x NCCL_NVLS_ENABLE) # the machine's own value, passed through
 MPI_TIMEOUT=${MPI_TIMEOUT:-60}
 mpi() { local np=$1; shift; timeout "$MPI_TIMEOUT" mpirun "${flags[@]}" -np "$np" "$@"; }
+# has_times FILE: every row has the distributed remesh's times (checked equal to the host's, else exit 1 before)
+has_times() {
+  awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
+    { r++; if ($c["partition_dist_ms"] == "nan" || $c["pattern_dist_ms"] == "nan" || $c["remesh_dist_ms"] == "nan") bad = 1 }
+    END { exit !(r > 0 && !bad) }' "$1" 2>/dev/null
+}
 
 # ---- meshes
 cat > $tmp/hand.txt <<'M'
@@ -71,7 +79,17 @@ for np in 1 2 4; do
     [ $rc -eq 0 ] || { cli_fail "random meshes, P=$np, levmax $lev -> exit $rc"; printf '%s\n' "$out" | tail -5; }
   done
   [ -s $tmp/dat/hashmesh_dist_scaling_cpu_p$np.dat ] || cli_fail "no scaling .dat for P=$np"
+  has_times $tmp/dat/hashmesh_dist_scaling_cpu_p$np.dat || cli_fail "CPU P=$np: the distributed remesh has no time in some row"
 done
+# odd shares, a deep mesh, and the host-only switch
+for np in 3 5; do
+  out=$(mpi $np $nm --exp=scaling --min-log2=10 --max-log2=13 --levmax=5 --reps=1 --warmup=0 --out=$tmp/dat3 2>&1) ||
+    { cli_fail "random meshes, P=$np, levmax 5 -> exit $?"; printf '%s\n' "$out" | tail -5; }
+  has_times $tmp/dat3/hashmesh_dist_scaling_cpu_p$np.dat || cli_fail "CPU P=$np: the distributed remesh has no time in some row"
+done
+mpi 2 $nm --exp=scaling --min-log2=8 --max-log2=9 --reps=1 --warmup=0 --remesh=host --out=$tmp/dath >/dev/null 2>&1 || cli_fail "--remesh=host failed"
+awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if ($c["remesh_dist_ms"] != "nan") bad = 1 }
+  END { exit !(r > 0 && !bad) }' $tmp/dath/hashmesh_dist_scaling_cpu_p2.dat || cli_fail "--remesh=host: remesh_dist_ms not nan"
 
 # ---- bad input: exit code, ONE "error:" line (rank 0's), no output, no hang
 bad_run() { # bad_run WANT_RC REGEX OUTFILE -- COMMAND...
@@ -155,9 +173,8 @@ else
   done
   for np in $(seq 1 "$ngpu"); do
     mpi $np $nm --exp=scaling --backend=gpu --min-log2=10 --max-log2=14 --levmax=2 --reps=1 --warmup=0 --out=$tmp/gdat >/dev/null 2>&1 || cli_fail "GPU random meshes P=$np"
-    # the partition on the GPUs ran and equalled the host's (else exit 1 above): a time in every row
-    awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if ($c["partition_gpu_ms"] == "nan") bad = 1 }
-      END { exit !(r > 0 && !bad) }' $tmp/gdat/hashmesh_dist_scaling_gpu_p$np.dat 2>/dev/null || cli_fail "GPU P=$np: no partition_gpu_ms"
+    # the remesh on the GPUs ran and equalled the host's (else exit 1 above): times in every row
+    has_times $tmp/gdat/hashmesh_dist_scaling_gpu_p$np.dat || cli_fail "GPU P=$np: the GPU remesh has no time in some row"
   done
   bad_run 2 "rank $ngpu has no GPU" $tmp/og.txt -- mpi $((ngpu + 1)) $nm --in=$tmp/center.txt --out=$tmp/og.txt --backend=gpu
 fi
