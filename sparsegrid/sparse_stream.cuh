@@ -24,25 +24,27 @@
  * sweep's grids, against the budget at 60 % of the copy kernel on the H200 (copy 3.78 TB/s,
  * 132 SMs at 1.98 GHz: 1.09 points per SM cycle in float, 0.54 in double, i.e. 118 / 236
  * thread-instruction issue slots and 0.92 / 1.84 shared-memory wavefronts per point):
- *   instructions (sm_90 SASS, float, M = 3, executed path of each loop): per task 171 (class 0,
- *   cut pieces of long poles), 99 (top, mu = 3), 59 (mu = 2), 27 (single items); per list and
- *   thread 48 (k_sparse_stream: about 230 -- four classes at 50-65 each, the modulo's division
- *   twice in each); with the tasks per point of the plans, 256 threads:
+ *   instructions (sm_90 SASS, float, M = 3, executed path of each loop): per task 156 (class 0,
+ *   cut pieces of long poles), 80 (top, mu = 3), 56 (mu = 2), 26 (single items, 4 bytes each);
+ *   per list and thread 48 (k_sparse_stream: about 230 -- four classes at 50-65 each, the
+ *   modulo's division twice in each); with the tasks per point of the plans, 256 threads:
  *       d          2    3    4    5    6
- *       tasks     39   48   53   58   61
+ *       tasks     35   44   48   53   57
  *       lists     12   12   13   10    5       (k_sparse_stream: about 58 59 61 49 25)
  *       copies     0    0    0    0    0       (threads' 16-byte copies: about 5)
- *   so about 51 60 65 68 66 per point (k_sparse_stream, M = 3, 256 threads: about 100 112 118
- *   111 90), i.e. 43-58 % of the float issue slots at 60 % of copy (22-29 % in double): the
+ *   so about 47 56 61 64 62 per point (k_sparse_stream, M = 3, 256 threads: about 100 112 118
+ *   111 90), i.e. 40-54 % of the float issue slots at 60 % of copy (20-27 % in double): the
  *   issue rate the first run reached (0.40-0.61 per scheduler) suffices in float only at its top;
  *   shared-memory wavefronts 0.55-0.61 float, 0.96-1.06 double per point in the bank-aware task
  *   order (0.59-0.69 / 1.02-1.16 in family order; tests/host/test_sparsegrid_stream.c replays
- *   them): 50-66 % of the budget.  What is left is latency: the load of a group before its first
- *   list and the store after its last, which the bulk copies take off the threads and, with two
- *   buffers, overlap with the computation; and the tail of each list before its barrier, which
- *   the other blocks of the SM fill.
- *   Pole pairs cut the index work of mu = 2, 3 tasks (59 -> 52, 99 -> 86 per pole; single items
- *   27 -> 25) for more wavefronts (d = 6: 0.72 float in the packed order): not expected to win. */
+ *   them): 50-66 % of the budget; table bytes from L2 per grid (entries, 4-byte items; the family
+ *   records stay in L1) 8 21 27 57 88 KB against 48 70 60 94 112 KB of data in and out (float).
+ *   What is left is latency: the load of a group before its first list and the store after its
+ *   last, which the bulk copies take off the threads and, with two buffers, overlap with the
+ *   computation; the start of each list, loaded before the barrier that ends the one before; and
+ *   the tail of each list before its barrier, which the other blocks of the SM fill.
+ *   Pole pairs cut the index work of mu = 2, 3 tasks (about 15 % per pole; their items take the
+ *   8-byte form) for more wavefronts (d = 6: 0.72 float in the packed order): not expected to win. */
 #ifndef SPARSEGRID_SPARSE_STREAM_CUH
 #define SPARSEGRID_SPARSE_STREAM_CUH
 
@@ -55,6 +57,7 @@ typedef struct {
     int d, npts, nlist, M, last_covers;
     const int *cls, *step;
     const int *scls; /* k_sparse_pipe: the class bounds of the lists in the order of step (2 nlist (M + 2)) */
+    int compact;     /* k_sparse_pipe: 4-byte items (sgst_plan.compact) */
     const unsigned *task, *item;
     const sgst_rec *rec;
     const unsigned short *full;
@@ -76,12 +79,12 @@ static __device__ __forceinline__ void sgst_walk_t(double *u, int pitch, int gc,
 static __device__ __forceinline__ void sgst_run2_t(const sgst_next &n, float *u, int pitch, int gc, int G, int M,
                                                    const sgst_dev &g, int inverse, int bb, int pairs)
 {
-    sgst_run2_f(&n, u, pitch, gc, G, M, g.task, g.item, g.rec, g.full, bb, inverse, pairs);
+    sgst_run2_f(&n, u, pitch, gc, G, M, g.task, g.item, g.rec, g.full, bb, inverse, pairs, g.compact);
 }
 static __device__ __forceinline__ void sgst_run2_t(const sgst_next &n, double *u, int pitch, int gc, int G, int M,
                                                    const sgst_dev &g, int inverse, int bb, int pairs)
 {
-    sgst_run2_d(&n, u, pitch, gc, G, M, g.task, g.item, g.rec, g.full, bb, inverse, pairs);
+    sgst_run2_d(&n, u, pitch, gc, G, M, g.task, g.item, g.rec, g.full, bb, inverse, pairs, g.compact);
 }
 
 /* 16-byte vectors of T. */
@@ -327,13 +330,13 @@ __global__ void __launch_bounds__(SGSP_MAXT(G, M, PAIRS)) k_sparse_pipe(const T 
     long long gr = blockIdx.x;
     const int *cls0 = scls + inverse * g.nlist * (M + 2); /* the lists in the order they run */
     sgst_next nl; /* the start of the next list (sgst_prep2), loaded before the barrier ending this one */
-    if (g.nlist > 0) sgst_prep2(&nl, M, cls0, g.task, g.item, tid, bb);
+    if (g.nlist > 0) sgst_prep2(&nl, M, cls0, g.task, g.item, tid, bb, g.compact);
     if (NBUF > 0 && gr < ngroups) hv = sgsp_prefetch(in, out, ngrids, G, N, gr, buf0, bar0, hv);
     for (int it = 0; gr < ngroups; gr += stride, it++) {
         const int b = NBUF == 2 ? (it & 1) : 0;
         const unsigned bar = bar0 + 8 * b, parity = NBUF == 2 ? (it >> 1) & 1 : it & 1;
         sgsp_group<T> q = sgsp_group_of(in, out, ngrids, G, N, gr);
-        int gc = q.span / N;
+        int gc = G == 1 ? 1 : q.span / N; /* grids in the group (a constant for G = 1: no test per task) */
         T *sh = buf0 + (size_t)b * bufelems + q.skew;
         if (NBUF == 0) {
             sgst_copy<T, true>(sh, q.src, q.dst, q.span);
@@ -350,7 +353,7 @@ __global__ void __launch_bounds__(SGSP_MAXT(G, M, PAIRS)) k_sparse_pipe(const T 
             sgst_next cur = nl;
             sgst_run2_t(cur, sh, N, gc, G, M, g, inverse, bb, PAIRS);
             /* the next list, or the first one again for the next group */
-            sgst_prep2(&nl, M, cls0 + (i + 1 < g.nlist ? i + 1 : 0) * (M + 2), g.task, g.item, tid, bb);
+            sgst_prep2(&nl, M, cls0 + (i + 1 < g.nlist ? i + 1 : 0) * (M + 2), g.task, g.item, tid, bb, g.compact);
             if (NBUF > 0 && i == g.nlist - 1) sgsp_fence_async(); /* before the bulk store reads sh */
             __syncthreads();
             if (NBUF == 2 && i == 0 && nx < ngroups) /* the next group into the other buffer */
@@ -460,6 +463,7 @@ static inline int sgst_gpu_plan(sgst_gpu *s, const sgs_grid *h, const void *fn, 
     s->dev.nlist = p.nlist;
     s->dev.M = s->M;
     s->dev.last_covers = p.last_covers;
+    s->dev.compact = p.compact;
     s->dev.cls = sgst_upload(p.cls, (long long)p.nlist * (s->M + 2));
     s->dev.step = sgst_upload(p.step, 2LL * p.nlist);
     s->dev.task = sgst_upload(p.task, p.ntask);

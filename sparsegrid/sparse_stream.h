@@ -121,6 +121,7 @@ typedef struct {
     unsigned short *full;         /* off[0..m] of every family, one after another */
     int pairs;                    /* top tasks of mu <= SGST_PAIRMU take two poles, p and p + P/2 (sgst_pair_step) */
     int packed;                   /* tasks in a bank-aware order for elements of this size (sgst_pack), 0: not */
+    int compact;                  /* 4-byte items (sgst_item4; packed plans without pairs, N <= 16384) */
     long long items, tasks_of[SGST_MMAX + 2]; /* statistics: items, tasks per class (all lists) */
 } sgst_plan;
 
@@ -254,6 +255,18 @@ SGST_FI int sgst_top_lev(int MU, int j) { return j == 0 || j == (1 << MU) ? 0 : 
 /* An item of a pair plan: the high bits of its second word: pair, sh, seq. */
 SGST_FI unsigned sgst_item_pair(int pb, int sb) { return pb > 0 ? 1u << 22 | (unsigned)(sb == pb) << 21 | (unsigned)(pb - 1) << 16 : 0u; }
 
+/* Compact items (sgst_plan.compact: grids of at most 16384 points, no pairs): one 4-byte word
+ * x | e0 << 14 | sb << 28, the right endpoint e1 = e0 + 2^sb (a top task's) -- half the bytes
+ * of the table that, at d = 6, holds most of the tasks and does not stay in L1. */
+SGST_FI unsigned sgst_item4(int x, int e0, int sb) { return (unsigned)x | (unsigned)e0 << 14 | (unsigned)sb << 28; }
+SGST_FI void sgst_geo_item4(unsigned a, sgst_geo *g)
+{
+    g->base[0] = (int)(a & 0x3FFFu);
+    g->e0 = (int)((a >> 14) & 0x3FFFu);
+    g->e1 = g->e0 + (1 << (a >> 28));
+    g->sb = 0;
+}
+
 /* The list of pass k, tier step rr (0 .. tiers[k]-1) in the kernel's order: fine tiers first
  * when hierarchizing, coarse first when dehierarchizing; *tier = the tier's index r. */
 SGST_FI int sgst_list_at(const int *list0, const int *tiers, int k, int rr, int inverse, int *tier)
@@ -380,7 +393,8 @@ typedef struct {
     int t[SGST_MMAX + 1], hi[SGST_MMAX + 1];
     unsigned e0[SGST_MMAX + 1], e1;
 } sgst_next;
-SGST_FI void sgst_prep2(sgst_next *n, int M, const int *c, const unsigned *task, const unsigned *item, int tid, int bb)
+SGST_FI void sgst_prep2(sgst_next *n, int M, const int *c, const unsigned *task, const unsigned *item, int tid, int bb,
+                        int compact)
 {
     int cb[SGST_MMAX + 2];
     SGST_UNROLL for (int o = 0; o < SGST_MMAX + 2; o++) cb[o] = o <= M + 1 ? c[o] : 0; /* plain: shared on the device */
@@ -390,7 +404,8 @@ SGST_FI void sgst_prep2(sgst_next *n, int M, const int *c, const unsigned *task,
         n->hi[o] = o <= M ? cb[o + 1] : 0;
         n->e0[o] = 0u;
         if (o <= M && n->t[o] < n->hi[o]) {
-            if (o == M) sgst_item_load(item, n->t[o], n->e0 + o, &n->e1);
+            if (o == M && compact) n->e0[o] = SGST_LDG(item + n->t[o]);
+            else if (o == M) sgst_item_load(item, n->t[o], n->e0 + o, &n->e1);
             else n->e0[o] = SGST_LDG(task + n->t[o]);
         }
     }
@@ -427,10 +442,21 @@ SGST_FI void sgst_prep2(sgst_next *n, int M, const int *c, const unsigned *task,
     }                                                                                                    \
     SGST_FI void sgst_class2_##SUF(int o, T *u, int pitch, int gc, int G, int M, int t, int hi, unsigned e0, \
                                    unsigned e1, int B, const unsigned *task, const unsigned *item,        \
-                                   const sgst_rec *rec, const unsigned short *full, int inverse, int pairs) \
+                                   const sgst_rec *rec, const unsigned short *full, int inverse, int pairs, \
+                                   int compact)                                                          \
     {                                                                                                    \
         int MU = sgst_class_mu(o, M), top = sgst_class_top(o), paired = pairs && top && MU <= SGST_PAIRMU; \
         sgst_geo geo;                                                                                    \
+        if (o == M && compact) { /* 4-byte items: e0 = the first */                                      \
+            unsigned a = e0, na = 0;                                                                     \
+            for (; t < hi; t += B) {                                                                     \
+                if (t + B < hi) na = SGST_LDG(item + (t + B)); /* one item ahead */                      \
+                sgst_geo_item4(a, &geo);                                                                 \
+                sgst_task_##SUF(u, pitch, gc, G, &geo, 1, 1, inverse, (T *)0, 0, 1);                     \
+                a = na;                                                                                  \
+            }                                                                                            \
+            return;                                                                                      \
+        }                                                                                                \
         if (o == M) { /* single items: e0, e1 = the first item */                                        \
             unsigned a = e0, b = e1, na = 0, nb = 0;                                                     \
             for (; t < hi; t += B) {                                                                     \
@@ -462,24 +488,24 @@ SGST_FI void sgst_prep2(sgst_next *n, int M, const int *c, const unsigned *task,
     }                                                                                                    \
     SGST_FI void sgst_run2_##SUF(const sgst_next *n, T *u, int pitch, int gc, int G, int M, const unsigned *task, \
                                  const unsigned *item, const sgst_rec *rec, const unsigned short *full, int bb, \
-                                 int inverse, int pairs)                                                 \
+                                 int inverse, int pairs, int compact)                                    \
     {                                                                                                    \
         int B = 1 << bb;                                                                                 \
         /* class by class with a literal o (a compile-time mu on the device) */                          \
-        if (n->t[0] < n->hi[0]) sgst_class2_##SUF(0, u, pitch, gc, G, M, n->t[0], n->hi[0], n->e0[0], n->e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 1 && n->t[1] < n->hi[1]) sgst_class2_##SUF(1, u, pitch, gc, G, M, n->t[1], n->hi[1], n->e0[1], n->e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 2 && n->t[2] < n->hi[2]) sgst_class2_##SUF(2, u, pitch, gc, G, M, n->t[2], n->hi[2], n->e0[2], n->e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 3 && n->t[3] < n->hi[3]) sgst_class2_##SUF(3, u, pitch, gc, G, M, n->t[3], n->hi[3], n->e0[3], n->e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 4 && n->t[4] < n->hi[4]) sgst_class2_##SUF(4, u, pitch, gc, G, M, n->t[4], n->hi[4], n->e0[4], n->e1, B, task, item, rec, full, inverse, pairs); \
-        if (M >= 5 && n->t[5] < n->hi[5]) sgst_class2_##SUF(5, u, pitch, gc, G, M, n->t[5], n->hi[5], n->e0[5], n->e1, B, task, item, rec, full, inverse, pairs); \
+        if (n->t[0] < n->hi[0]) sgst_class2_##SUF(0, u, pitch, gc, G, M, n->t[0], n->hi[0], n->e0[0], n->e1, B, task, item, rec, full, inverse, pairs, compact); \
+        if (M >= 1 && n->t[1] < n->hi[1]) sgst_class2_##SUF(1, u, pitch, gc, G, M, n->t[1], n->hi[1], n->e0[1], n->e1, B, task, item, rec, full, inverse, pairs, compact); \
+        if (M >= 2 && n->t[2] < n->hi[2]) sgst_class2_##SUF(2, u, pitch, gc, G, M, n->t[2], n->hi[2], n->e0[2], n->e1, B, task, item, rec, full, inverse, pairs, compact); \
+        if (M >= 3 && n->t[3] < n->hi[3]) sgst_class2_##SUF(3, u, pitch, gc, G, M, n->t[3], n->hi[3], n->e0[3], n->e1, B, task, item, rec, full, inverse, pairs, compact); \
+        if (M >= 4 && n->t[4] < n->hi[4]) sgst_class2_##SUF(4, u, pitch, gc, G, M, n->t[4], n->hi[4], n->e0[4], n->e1, B, task, item, rec, full, inverse, pairs, compact); \
+        if (M >= 5 && n->t[5] < n->hi[5]) sgst_class2_##SUF(5, u, pitch, gc, G, M, n->t[5], n->hi[5], n->e0[5], n->e1, B, task, item, rec, full, inverse, pairs, compact); \
     }                                                                                                    \
     SGST_FI void sgst_walk2_##SUF(T *u, int pitch, int gc, int G, int M, const int *c, const unsigned *task, \
                                   const unsigned *item, const sgst_rec *rec, const unsigned short *full, \
-                                  int tid, int bb, int inverse, int pairs)                               \
+                                  int tid, int bb, int inverse, int pairs, int compact)                  \
     {                                                                                                    \
         sgst_next n;                                                                                     \
-        sgst_prep2(&n, M, c, task, item, tid, bb);                                                       \
-        sgst_run2_##SUF(&n, u, pitch, gc, G, M, task, item, rec, full, bb, inverse, pairs);              \
+        sgst_prep2(&n, M, c, task, item, tid, bb, compact);                                              \
+        sgst_run2_##SUF(&n, u, pitch, gc, G, M, task, item, rec, full, bb, inverse, pairs, compact);     \
     }
 
 SGST_DEFINE2(float, f)
@@ -597,6 +623,7 @@ static inline int sgst_plan_build2(sgst_plan *p, const sgs_grid *g, int M, int p
     memset(p, 0, sizeof *p);
     p->pairs = pairs;
     p->packed = elem;
+    p->compact = elem && !pairs && g->npts <= 16384;
     if (M < 1 || M > SGST_MMAX) { snprintf(err, errsz, "M = %d: 1 to %d pole levels per task", M, SGST_MMAX); return -1; }
     if (g->npts > SGST_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit offsets reach %d", g->npts, SGST_MAXPTS); return -1; }
     int d = g->d, n = g->n;
@@ -692,6 +719,10 @@ static inline int sgst_plan_build2(sgst_plan *p, const sgs_grid *g, int M, int p
             int a[3];
             sgst_rec r = p->rec[p->task[t] >> 16];
             sgst_task_addr(&r, p->full, p->task[t], 1, 1, a);
+            if (p->compact) {
+                p->item[t] = sgst_item4(a[1], a[0], sgst_rec_sb(&r));
+                continue;
+            }
             p->item[2 * t] = (unsigned)a[1] | (unsigned)a[0] << 16;
             p->item[2 * t + 1] = (unsigned)a[2] | (pairs && 1 <= SGST_PAIRMU ? sgst_item_pair(sgst_rec_pb(&r), sgst_rec_sb(&r)) : 0u);
         }
@@ -754,7 +785,7 @@ SGST_REPLAY_DEFINE(double, d)
             int l = p->step[inverse * p->nlist + i] & 255;                                               \
             for (int b = 0; b < B; b++)                                                                  \
                 sgst_walk2_##SUF(u, N, gc, G, p->M, p->cls + l * (p->M + 2), p->task, p->item, p->rec,   \
-                                 p->full, reverse ? B - 1 - b : b, bb, inverse, p->pairs);               \
+                                 p->full, reverse ? B - 1 - b : b, bb, inverse, p->pairs, p->compact);   \
         }                                                                                                \
     }
 SGST_REPLAY2_DEFINE(float, f)

@@ -13,7 +13,8 @@
  *   - the same through sgst_walk2 (k_sparse_pipe's walk: 2^bb threads, bounds and first entries
  *     loaded per list, the masked start), in the other thread order, G = 1 and 2; and the pair
  *     plans (top tasks of mu <= 3 take poles p and p + P/2): the offsets, independence and
- *     coverage checks above for both poles, walk2's replay == reference bitwise;
+ *     coverage checks above for both poles, walk2's replay == reference bitwise; the packed
+ *     plans without pairs (compact 4-byte items up to 16384 points) the same way;
  *   - a block replayed thread by thread (in thread order and in reverse) == the pole-wise CPU
  *     reference sgs_ref_f/d bitwise, d = 1..6, float and double, both directions, M = 1..5,
  *     G = 1 and 2 (a group of 2 and a partial group of 1), staged and direct store, on regular
@@ -162,7 +163,7 @@ static long long check_plan(const sgs_grid *g, const sgst_plan *p)
             for (int G = 1; G <= 2; G++)                                                                 \
                 for (int gc = 1; gc <= G; gc++)                                                          \
                     for (int direct = 0; direct < 2; direct++) {                                         \
-                        if ((direct && !p->last_covers) || p->pairs) continue; /* pairs: walk2 only */   \
+                        if ((direct && !p->last_covers) || p->pairs || p->compact) continue; /* walk2 only */ \
                         memcpy(u, u0, sizeof(T) * 2 * N);                                                \
                         memset(out, 0xFF, sizeof(T) * 2 * N);                                            \
                         sgst_replay_##SUF(u, gc, G, p, B, inv, reverse, direct, out);                    \
@@ -265,7 +266,13 @@ int main(void)
                 replay_f(&g, &p, &seed, B, M % 3 == 0, bb);
                 if (g.npts * 8 <= 227 * 1024) replay_d(&g, &p, &seed, B, M % 3 != 0, bb);
                 sgst_plan_free(&p);
-                /* the pair plan (k_sparse_pipe's p rows) */
+                /* k_sparse_pipe's plans: packed (compact 4-byte items up to 16384 points), then with pairs */
+                if (sgst_plan_build2(&p, &g, M, 0, M % 2 ? 8 : 4, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
+                T_EQ_INT(p.compact, g.npts <= 16384);
+                if ((!large || M == SGST_MMAX) && check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
+                replay_f(&g, &p, &seed, B, M % 3 != 0, 5 + (n + M + 2) % 3);
+                if (g.npts * 8 <= 227 * 1024) replay_d(&g, &p, &seed, B, M % 3 == 0, 5 + (n + M + 1) % 3);
+                sgst_plan_free(&p);
                 if (sgst_plan_build2(&p, &g, M, 1, M % 2 ? 4 : 8, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
                 if ((!large || M == SGST_MMAX) && check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
                 replay_f(&g, &p, &seed, B, M % 3 != 0, 5 + (n + M + 1) % 3);
@@ -297,6 +304,12 @@ int main(void)
             if (check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
             replay_f(&g, &p, &seed, 32, M == 3, 5);
             replay_d(&g, &p, &seed, 33, M != 3, 6);
+            sgst_plan_free(&p);
+            T_CHECK(!sgst_plan_build2(&p, &g, M, 0, 4, err, sizeof err)); /* packed, compact items */
+            T_CHECK(p.compact);
+            if (check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
+            replay_f(&g, &p, &seed, 32, M != 3, 5);
+            replay_d(&g, &p, &seed, 33, M == 3, 6);
             sgst_plan_free(&p);
             T_CHECK(!sgst_plan_build2(&p, &g, M, 1, i % 2 ? 4 : 8, err, sizeof err)); /* pairs, packed */
             if (check_plan(&g, &p)) { sgst_plan_free(&p); continue; }
