@@ -44,7 +44,15 @@
  *   computation; the start of each list, loaded before the barrier that ends the one before; and
  *   the tail of each list before its barrier, which the other blocks of the SM fill.
  *   Pole pairs cut the index work of mu = 2, 3 tasks (about 15 % per pole; their items take the
- *   8-byte form) for more wavefronts (d = 6: 0.72 float in the packed order): not expected to win. */
+ *   8-byte form) for more wavefronts (d = 6: 0.72 float in the packed order): not expected to win.
+ * Predictions written before this kernel first ran (% of copy at 256 MiB, H200, forward), to be
+ * compared with its rows: pipe m3 b0 (the walk alone) against stream m3 256 threads: time
+ * scales with the instructions at an unchanged issue rate, about 1.6-1.9x at d = 2..5 and 1.3x at
+ * d = 6 in float; b1 / b2 add the overlap of the copies, about 5-15 points more; best pipe row
+ * 55-65 % at d = 2..4 and 45-60 % at d = 5, 6 in float (L2 traffic of the tables and the issue
+ * rate decide), 55-70 % in double (latency only); pairs no better than single poles; ncu of the
+ * best row at d = 4: issue rate per scheduler 0.5-0.6, fewer barrier stalls than k_sparse_stream,
+ * the rest long scoreboard (table loads) and MIO throttle (shared memory). */
 #ifndef SPARSEGRID_SPARSE_STREAM_CUH
 #define SPARSEGRID_SPARSE_STREAM_CUH
 
