@@ -2,9 +2,11 @@
 # inputs: hashmesh_dist_scaling_gpu_p2.dat
 # Reads datadir/hashmesh_dist_scaling_<backend>_p2.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_phases.pdf|png).
 # x: AMR cells n (log); y: time (ms, log): each phase barrier-timed alone (the slowest rank); the setup phases
-# (partition, pattern: host, once per mesh) dashed; the partition on the GPUs (partition_gpu_ms: each rank
-# sorts its own share, one call per mesh, so the first size also carries NCCL's first connection);
-# the whole step (no barrier inside) for reference.
+# (partition, pattern: host, every rank sorting all keys, once per mesh) dashed; the same steps
+# distributed on the GPUs, each rank its own share (partition_dist_ms, pattern_dist_ms: median of
+# reps after a first call; data from before this remesh have partition_gpu_ms instead: one call per
+# mesh, so its first size also carries NCCL's first connection); the whole step (no barrier inside)
+# for reference.  Columns are picked by the file's header, so both kinds of file render.
 if (!exists("datadir")) datadir = 'hashmesh/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -12,6 +14,9 @@ if (!exists("backend")) backend = 'gpu'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_dist_phases.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
+hdr = system(sprintf("grep -v '^#' '%s' | head -n 1", f))
+has(c) = strstrt(' '.hdr.' ', ' '.c.' ') > 0
+dist = has('partition_dist_ms')
 set title "Phases of the distributed neighbour step, 2 ranks\n".gpu_of(f)
 set xlabel 'AMR cells n'
 set ylabel 'time (ms)'
@@ -20,7 +25,8 @@ set format x '2^{%L}'; set logscale x 2
 set format y '10^{%L}'
 set key right center
 plot f using "n":"partition_ms" with linespoints ls ls_ph_partition title 'partition (setup, host)', \
-     f using "n":"partition_gpu_ms" with linespoints ls ls_ph_partition_gpu title 'partition on the GPUs (setup)', \
+     f using "n":(dist ? column('partition_dist_ms') : column('partition_gpu_ms')) with linespoints ls ls_ph_partition_gpu title 'partition on the GPUs (setup)', \
+     f using "n":(dist ? column('pattern_dist_ms') : NaN) with linespoints ls ls_ph_pattern_gpu title (dist ? 'ghost pattern on the GPUs (setup)' : ''), \
      f using "n":"pattern_ms" with linespoints ls ls_ph_pattern title 'ghost pattern (setup, host)', \
      f using "n":"exchange_ms" with linespoints ls ls_ph_exchange title 'ghost exchange', \
      f using "n":"build_ms" with linespoints ls ls_ph_build title 'hash build', \

@@ -165,3 +165,24 @@ set style line 67 lc rgb '#bcbd22' pt 6  dt 2   # setup phase: pattern
 ls_ph_pattern = 67
 set style line 68 lc rgb '#7f7f7f' pt 5  dt 1   # setup phase: partition on the GPUs
 ls_ph_partition_gpu = 68
+set style line 69 lc rgb '#bcbd22' pt 7  dt 1   # setup phase: pattern on the GPUs
+ls_ph_pattern_gpu = 69
+
+# ---- the authors' gpumaps beside ours (plots/<dir>_peers.gp): their methods dashed in the colour
+# of ours of the same family; empty kernels grey; our bounding boxes with an early exit
+set style line 70 lc rgb '#000000' pt 5  dt 2   # gpumaps bbox
+ls_gpumaps_bbox = 70
+set style line 71 lc rgb '#e377c2' pt 10 dt 2   # gpumaps lambda (fp32)
+ls_gpumaps_lambda = 71
+set style line 72 lc rgb '#17becf' pt 13 dt 2   # gpumaps hadouken (recursive)
+ls_gpumaps_hadouken = 72
+set style line 73 lc rgb '#7f7f7f' pt 3  dt 2   # gpumaps zero work (compiled to an empty kernel)
+ls_gpumaps_empty = 73
+set style line 74 lc rgb '#7f7f7f' pt 2  dt 1   # ours: an empty kernel on a map's grid
+ls_empty = 74
+set style line 75 lc rgb '#b8860b' pt 8  dt 1   # bb-skip (fractals, ours)
+ls_bb_skip = 75
+set style line 76 lc rgb '#6b8e23' pt 12 dt 1   # bb-block (fractals, ours)
+ls_bb_block = 76
+set style line 77 lc rgb '#9400d3' pt 9  dt 1   # lambda-par (fractals, ours)
+ls_lambda_par = 77
