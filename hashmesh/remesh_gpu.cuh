@@ -259,9 +259,14 @@ static void hm_rmg_send(hm_rm *w, const dist_pattern *x, int runs)
 {
     hm_rm_gpu *g = (hm_rm_gpu *)w->impl;
     long n = w->ns;
-    k_rm_gather_send<<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, g->val_sorted, n, w->c0, (int4 *)g->send);
+    int me = w->d->rank;
+    /* every cell stays (P = 1, or a mesh already partitioned): gathered straight into own; no
+     * peer sends to or expects from this rank, so skipping its NCCL calls is safe */
+    int stay = x->scount[me] == n && x->rcount[me] == w->nown;
+    k_rm_gather_send<<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, g->val_sorted, n, w->c0,
+                                                               (int4 *)(stay ? g->own : g->send));
     CHECK_CUDA_RANK(cudaGetLastError());
-    hmr_exchange(w->d, x, HM_REC, g->send, runs <= 1 ? g->own : g->recv);
+    if (!stay) hmr_exchange(w->d, x, HM_REC, g->send, runs <= 1 ? g->own : g->recv);
 }
 static void hm_rmg_sort_owned(hm_rm *w)
 {
