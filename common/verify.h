@@ -53,6 +53,15 @@ static inline int verify_close_one(double g, double r, double rtol, double atol)
     return fabs(g - r) <= atol + rtol * fabs(r); /* false for NaN */
 }
 
+/* One element of verify_close_f64/f32: counts it in *bad when outside tolerance and prints
+ * the first VERIFY_SHOW such elements. */
+static inline void verify_close_count(double g, double r, double rtol, double atol, const char *what,
+                                      size_t i, size_t *bad)
+{
+    if (!verify_close_one(g, r, rtol, atol) && (*bad)++ < VERIFY_SHOW)
+        fprintf(stderr, "  %s[%zu]: got %.9g, expected %.9g\n", what, i, g, r);
+}
+
 static inline size_t verify_close_report(size_t bad, size_t n, const char *what)
 {
     if (bad) fprintf(stderr, "verify: %s: %zu of %zu elements outside tolerance\n", what, bad, n);
@@ -63,9 +72,7 @@ static inline size_t verify_close_f64(const double *got, const double *ref, size
                                       double atol, const char *what)
 {
     size_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!verify_close_one(got[i], ref[i], rtol, atol) && bad++ < VERIFY_SHOW)
-            fprintf(stderr, "  %s[%zu]: got %.9g, expected %.9g\n", what, i, got[i], ref[i]);
+    for (size_t i = 0; i < n; i++) verify_close_count(got[i], ref[i], rtol, atol, what, i, &bad);
     return verify_close_report(bad, n, what);
 }
 
@@ -73,9 +80,7 @@ static inline size_t verify_close_f32(const float *got, const float *ref, size_t
                                       double atol, const char *what)
 {
     size_t bad = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!verify_close_one(got[i], ref[i], rtol, atol) && bad++ < VERIFY_SHOW)
-            fprintf(stderr, "  %s[%zu]: got %.9g, expected %.9g\n", what, i, got[i], ref[i]);
+    for (size_t i = 0; i < n; i++) verify_close_count(got[i], ref[i], rtol, atol, what, i, &bad);
     return verify_close_report(bad, n, what);
 }
 
