@@ -398,37 +398,24 @@ k_fused_pipelined(const float *__restrict__ src, float *__restrict__ dst, long l
     sg_cp_wait(0);
 }
 
-typedef void (*sg_lines_fn)(const float *, float *, long long, sg_geom, int, int);
-
-/* The instance for lines of at most nmax points (3, 5, 9, 17, 33, 65), or NULL. */
-static sg_lines_fn sg_lines_instance(int nmax)
-{
-    switch (nmax) {
-    case 3: return k_fused_lines<3>;
-    case 5: return k_fused_lines<5>;
-    case 9: return k_fused_lines<9>;
-    case 17: return k_fused_lines<17>;
-    case 33: return k_fused_lines<33>;
-    case 65: return k_fused_lines<65>;
-    default: return NULL;
+/* The instance of the kernel template K for lines of at most nmax points (3, 5, 9, 17, 33,
+ * 65), or NULL: the one list of line lengths the fused kernels are compiled for. */
+#define SG_NMAX_INSTANCE(K, nmax)                                                               \
+    switch (nmax) {                                                                             \
+    case 3: return K<3>;                                                                        \
+    case 5: return K<5>;                                                                        \
+    case 9: return K<9>;                                                                        \
+    case 17: return K<17>;                                                                      \
+    case 33: return K<33>;                                                                      \
+    case 65: return K<65>;                                                                      \
+    default: return NULL;                                                                       \
     }
-}
+
+typedef void (*sg_lines_fn)(const float *, float *, long long, sg_geom, int, int);
+static sg_lines_fn sg_lines_instance(int nmax) { SG_NMAX_INSTANCE(k_fused_lines, nmax) }
 
 typedef void (*sg_pipe_fn)(const float *, float *, long long, sg_geom, int, int, int, int);
-
-/* The pipelined instance for lines of at most nmax points, or NULL. */
-static sg_pipe_fn sg_pipe_instance(int nmax)
-{
-    switch (nmax) {
-    case 3: return k_fused_pipelined<3>;
-    case 5: return k_fused_pipelined<5>;
-    case 9: return k_fused_pipelined<9>;
-    case 17: return k_fused_pipelined<17>;
-    case 33: return k_fused_pipelined<33>;
-    case 65: return k_fused_pipelined<65>;
-    default: return NULL;
-    }
-}
+static sg_pipe_fn sg_pipe_instance(int nmax) { SG_NMAX_INSTANCE(k_fused_pipelined, nmax) }
 
 /* The same bytes copied (16 bytes per thread where aligned): the ceiling of this run. */
 __global__ void k_copy(const float *__restrict__ src, float *__restrict__ dst, long long n)
