@@ -223,6 +223,23 @@ static void sort1d_cpu(const hm_opts *r, const hm_point *pt, const keys1d *k, co
     free(t);
 }
 
+/* The GPU hash method fn on the 1D keys, writing outputs a and b: row hash_gpu (the kernels
+ * alone), and with --best also the job row (keys in, both outputs back, transfers timed). */
+static void hash1d_gpu_rows(const hm_opts *r, const hm_point *pt, const keys1d *k, bench_gpu_fn fn, gpu_hash_ctx *g,
+                            hm_out a, hm_out b, method_set ms)
+{
+    hm_case h = gpu_case("hash_gpu", fn, g, a);
+    expect_also(&h, b);
+    hm_run(r, pt, h);
+    if (!ms.best_gpu) return;
+    hm_job j;
+    job_init(&j, fn, g);
+    job_in(&j, k->x, g->x, sizeof(double) * k->n);
+    job_out(&j, a.what, a.dev, a.want, (long)a.n, a.size);
+    job_out(&j, b.what, b.dev, b.want, (long)b.n, b.size);
+    job_run(r, pt, &j);
+}
+
 static void sort1d_gpu(const hm_opts *r, const hm_point *pt, const keys1d *k, const int *ref, const double *sorted,
                        method_set ms)
 {
@@ -233,16 +250,9 @@ static void sort1d_gpu(const hm_opts *r, const hm_point *pt, const keys1d *k, co
     hash1d_ctx_make(&g, k, (const double *)dev_dup(k->x, sizeof(double) * n, "1D keys"));
     hash_sort_bufs(&g);
     g.sorted = (double *)dev_alloc(sizeof(double) * n, "sorted keys");
-    hm_case h = gpu_case("hash_gpu", gpu_hash_sort1d, &g, out_dev_ints("indices", g.idx, got, ref, n));
-    expect_also(&h, out_dev_f64("keys", g.sorted, gs, sorted, n, 0));
-    hm_run(r, pt, h);
+    hash1d_gpu_rows(r, pt, k, gpu_hash_sort1d, &g, out_dev_ints("indices", g.idx, got, ref, n),
+                    out_dev_f64("keys", g.sorted, gs, sorted, n, 0), ms);
     if (ms.best_gpu) {
-        hm_job j;
-        job_init(&j, gpu_hash_sort1d, &g);
-        job_in(&j, k->x, g.x, sizeof(double) * n);
-        job_out(&j, "indices", g.idx, ref, n, sizeof(int));
-        job_out(&j, "keys", g.sorted, sorted, n, sizeof(double));
-        job_run(r, pt, &j);
         /* the strongest GPU baseline: CUB radix on the 32-bit bucket index, end_bit = bits needed */
         gpu_radix32_ctx q;
         radix32_ctx_make(&q, k, g.x, radix_bits_for(k->m));
@@ -326,17 +336,8 @@ static void neigh1d_gpu(const hm_opts *r, const hm_point *pt, const keys1d *k, c
     hash1d_ctx_make(&g, k, (const double *)dev_dup(k->x, sizeof(double) * n, "1D keys"));
     g.left = (int *)dev_alloc(sizeof(int) * n, "left");
     g.right = (int *)dev_alloc(sizeof(int) * n, "right");
-    hm_case h = gpu_case("hash_gpu", gpu_hash_neigh1d, &g, out_dev_ints("left", g.left, l, lref, n));
-    expect_also(&h, out_dev_ints("right", g.right, rr, rref, n));
-    hm_run(r, pt, h);
-    if (ms.best_gpu) {
-        hm_job j;
-        job_init(&j, gpu_hash_neigh1d, &g);
-        job_in(&j, k->x, g.x, sizeof(double) * n);
-        job_out(&j, "left", g.left, lref, n, sizeof(int));
-        job_out(&j, "right", g.right, rref, n, sizeof(int));
-        job_run(r, pt, &j);
-    }
+    hash1d_gpu_rows(r, pt, k, gpu_hash_neigh1d, &g, out_dev_ints("left", g.left, l, lref, n),
+                    out_dev_ints("right", g.right, rr, rref, n), ms);
     const void *p[] = {g.x, g.t, g.left, g.right};
     dev_free_all(p, 4);
     free(l);

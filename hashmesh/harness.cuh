@@ -332,16 +332,7 @@ typedef struct {
 
 static hm_out out_of(const char *what, void *dev, void *got, const void *want, size_t n, size_t size, int poison, int close)
 {
-    hm_out u;
-    memset(&u, 0, sizeof u);
-    u.what = what;
-    u.dev = dev;
-    u.got = got;
-    u.want = want;
-    u.n = n;
-    u.size = size;
-    u.poison = poison;
-    u.close = close;
+    hm_out u = {what, dev, got, want, n, size, poison, close, 0, 0.0, 0.0}; /* not conserving */
     return u;
 }
 /* ints: poisoned with 0xAB bytes, compared exactly; doubles: NaN-poisoned (0xFF bytes) */
@@ -384,14 +375,7 @@ typedef struct {
 
 static hm_case case_of(const char *method, bench_host_fn host, bench_gpu_fn gpu, void *ctx, hm_out out)
 {
-    hm_case k;
-    memset(&k, 0, sizeof k);
-    k.method = method;
-    k.host = host;
-    k.gpu = gpu;
-    k.ctx = ctx;
-    k.out[0] = out;
-    k.nout = 1;
+    hm_case k = {method, host, gpu, ctx, {out}, 1, NULL, 0.0, NULL}; /* one output; no also, no table */
     return k;
 }
 static hm_case cpu_case(const char *method, bench_host_fn fn, void *ctx, hm_out out)
