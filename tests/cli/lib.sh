@@ -5,7 +5,18 @@
 #                              file, so a call inside $(...) or a pipeline still counts.
 #   cli_fail MESSAGE           record a failure of any other check
 #   cli_done                   exit 1 if any failure was recorded, else 0
+#   cli_need HINT PROG...      exit 1 (FAILED: PROG not built (HINT)) unless every PROG is built
+#   cli_refused NAME RE OUT CMD [ARGS...]
+#                              CMD must exit 2 with ONE line of output matching the ERE RE
+#                              and create neither OUT nor OUT.tmp (the bad-input contract)
+#   cli_awk_refused SCRIPT NAME TEXT
+#                              awk -f SCRIPT on TEXT (printf %b) must exit 2 with one line
+#                              'error: ...' on stderr and nothing on stdout
 #   $cli_tmp                   scratch directory, removed when the test exits
+#   $fail                      0; a test sets it to 1 for a failure it reports itself
+# Sourcing this file also sets `set -u` (an unset variable is an error).
+set -u
+fail=0
 cli_tmp=$(mktemp -d)
 trap 'rm -rf "$cli_tmp"' EXIT
 cli_failures="$cli_tmp/.failures"
@@ -25,6 +36,34 @@ expect() {
     printf '%s\n' "$out" | head -n 5 >&2
   fi
   printf '%s\n' "$out"
+}
+
+cli_need() {
+  local hint=$1 p
+  shift
+  for p in "$@"; do [ -x "$p" ] || { echo "FAILED: $p not built ($hint)"; exit 1; }; done
+}
+
+cli_refused() {
+  local name=$1 re=$2 outf=$3 out rc
+  shift 3
+  out=$("$@" 2>&1); rc=$?
+  [ $rc -eq 2 ] || cli_fail "$name -> exit $rc, want 2 ($out)"
+  [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || cli_fail "$name: not one line: $out"
+  printf '%s\n' "$out" | grep -Eq "$re" || cli_fail "$name: '$out' does not match '$re'"
+  { [ -e "$outf" ] || [ -e "$outf.tmp" ]; } && cli_fail "$name: output created"
+  return 0
+}
+
+cli_awk_refused() {
+  local awkp=$1 name=$2 rc
+  printf '%b' "$3" >"$cli_tmp/$name.txt"
+  awk -f "$awkp" "$cli_tmp/$name.txt" >"$cli_tmp/$name.out" 2>"$cli_tmp/$name.err"; rc=$?
+  [ $rc -eq 2 ] || cli_fail "$name: exit $rc, want 2"
+  [ -s "$cli_tmp/$name.out" ] && cli_fail "$name: wrote to stdout"
+  [ "$(wc -l <"$cli_tmp/$name.err")" -eq 1 ] && grep -q '^error: ' "$cli_tmp/$name.err" ||
+    { cli_fail "$name: not one error line"; cat "$cli_tmp/$name.err"; }
+  return 0
 }
 
 cli_done() {

@@ -12,7 +12,6 @@
 #      (fail, or warn when pending), malformed claims;
 #   4. provenance on a scratch git repository: dirty, edited, unknown and missing revisions,
 #      no gpu line, derived files, the re-measure list.
-set -u
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 chk=$top/tests/claims/check.sh

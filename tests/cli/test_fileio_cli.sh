@@ -4,10 +4,9 @@
 #   link): exit 2, one line, the input unchanged; --out naming a device, a directory or a
 #   missing directory: exit 2 ("cannot write"); --in=/dev/zero, an endless pipe, a huge
 #   header, an input over --max-mb: ONE line and exit 2 in well under a second (timeout 5 s).
-set -u
 . "$(dirname "$0")/lib.sh"
 nb=hashmesh/neighbors
-[ -x $nb ] || { echo "FAILED: $nb not built (make -C hashmesh neighbors)"; exit 1; }
+cli_need "make -C hashmesh neighbors" $nb
 tmp=$cli_tmp
 printf 'amr2d 1 1 0\n0 0 0\n' > $tmp/m.txt
 cp $tmp/m.txt $tmp/orig.txt

@@ -5,11 +5,9 @@
 #  the fractal; --exp=launch of bb and lambda reach the same k^r cells, each exactly once, for
 #  every fractal at small levels and every valid rho; bad fractal / level / rho combinations
 #  exit 2 with one line; a GPU run exits 0 (GPU) or 77 (no GPU).
-set -u
 . "$(dirname "$0")/lib.sh"
 prog=fractals/fractals
-[ -x $prog ] || { echo "FAILED: $prog not built (make -C fractals)"; exit 1; }
-fail=0
+cli_need "make -C fractals" $prog
 help=$(expect 0 "$prog" --help)
 list=$(expect 0 "$prog" --exp=list)
 for e in speedup ratio shapes layout describe draw launch; do

@@ -5,10 +5,9 @@
 #  with one line, before the GPU; --exp=layout writes one row per launched thread of bb and lambda: (n/rho)^2 rho^2 and
 #  k^rb rho^2 rows per fractal, and the working lambda threads reach k^r distinct cells;
 #  a small compact run exits 0 with a GPU (data file written, every row verified) or 77.
-set -u
 . "$(dirname "$0")/lib.sh"
 prog=fractals/compact
-[ -x $prog ] || { echo "FAILED: $prog not built (make -C fractals)"; exit 1; }
+cli_need "make -C fractals" $prog
 expect 0 "$prog" --help | grep -q -- '--embedded-rmax' || cli_fail "--help lists --embedded-rmax"
 expect 0 "$prog" --exp=list | grep -q '^  storage ' || cli_fail "--exp=list lists storage"
 expect 2 "$prog" --rmin=2 --rmax=4 | grep -q 'an experiment is required' || cli_fail "no --exp"

@@ -5,12 +5,10 @@
 #   neighbors --backend=cpu runs without a GPU and gives Listing 2's neighbours for a
 #   hand-checked mesh; every kind of bad mesh gives ONE line naming the line number, exit 2,
 #   and no output file; --backend=gpu exits 77 (SKIP) without a GPU, else matches the CPU.
-set -u
 . "$(dirname "$0")/lib.sh"
 hm=hashmesh/hashmesh
 nb=hashmesh/neighbors
-for p in $hm $nb; do [ -x $p ] || { echo "FAILED: $p not built (make -C hashmesh)"; exit 1; }; done
-fail=0
+cli_need "make -C hashmesh" $hm $nb
 tmp=$cli_tmp
 # ---- hashmesh options (these end before device_require) ----
 expect 0 $hm --help | grep -q -- '--exp=V' || { echo "FAILED: hashmesh --help lacks --exp"; fail=1; }

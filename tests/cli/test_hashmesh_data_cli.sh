@@ -6,11 +6,9 @@
 #   (SKIP) without a GPU, else it matches the CPU (remap and look-up within 1e-12).  Also the
 #   options of hashmesh/hashmesh's experiments beyond the paper that are refused before the
 #   GPU is touched.
-set -u
 . "$(dirname "$0")/lib.sh"
 hd=hashmesh/hashdata
-[ -x $hd ] || { echo "FAILED: $hd not built (make -C hashmesh)"; exit 1; }
-fail=0
+cli_need "make -C hashmesh" $hd
 tmp=$cli_tmp
 expect 0 $hd --help | grep -q -- '--op=V' || cli_fail "--help lacks --op"
 expect 2 $hd --op=sort --in=x >/dev/null
@@ -67,12 +65,7 @@ else cli_fail "--backend=gpu -> exit $rc: $out"; fi
 bad() { # bad NAME REGEX OP-ARGS... (the bad file is $tmp/NAME.txt, written by the caller)
   local name=$1 re=$2
   shift 2
-  out=$($hd "$@" --out=$tmp/$name.out 2>&1); rc=$?
-  [ $rc -eq 2 ] || cli_fail "$name -> exit $rc, want 2"
-  [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || cli_fail "$name: not one line: $out"
-  printf '%s\n' "$out" | grep -Eq "$re" || cli_fail "$name: '$out' does not match '$re'"
-  { [ -e $tmp/$name.out ] || [ -e $tmp/$name.out.tmp ]; } && cli_fail "$name: output created"
-  return 0
+  cli_refused "$name" "$re" $tmp/$name.out $hd "$@" --out=$tmp/$name.out
 }
 k() { printf '%b' "$2" > $tmp/$1.txt; bad "$1" "$3" --op=sort --in=$tmp/$1.txt; }
 k empty     ''                          'empty\.txt:1: expected the header'

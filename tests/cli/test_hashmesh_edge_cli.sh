@@ -8,23 +8,17 @@
 #   readers' arrays grow past 1024); neighbors: cell lines of two, four and five integers, the
 #   header's LEVMAX 24 (range passes, the table does not fit) and 25 (out of range), NX = 2^20
 #   and 2^20 + 1, a mesh of 1089 cells.
-set -u
 . "$(dirname "$0")/lib.sh"
 hd=hashmesh/hashdata
 nb=hashmesh/neighbors
-for p in $hd $nb; do [ -x $p ] || { echo "FAILED: $p not built (make -C hashmesh)"; exit 1; }; done
+cli_need "make -C hashmesh" $hd $nb
 tmp=$cli_tmp
 
 # bad PROG NAME REGEX ARGS...: exit 2, one line matching REGEX, no output (nor .tmp)
-bad() {
-  local prog=$1 name=$2 re=$3 out rc
+bad() { # bad PROG NAME REGEX ARGS...
+  local prog=$1 name=$2 re=$3
   shift 3
-  out=$($prog "$@" --out=$tmp/$name.out 2>&1); rc=$?
-  [ $rc -eq 2 ] || cli_fail "$name -> exit $rc, want 2 ($out)"
-  [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || cli_fail "$name: not one line: $out"
-  printf '%s\n' "$out" | grep -Eq "$re" || cli_fail "$name: '$out' does not match '$re'"
-  { [ -e $tmp/$name.out ] || [ -e $tmp/$name.out.tmp ]; } && cli_fail "$name: output created"
-  return 0
+  cli_refused "$name" "$re" $tmp/$name.out $prog "$@" --out=$tmp/$name.out
 }
 
 # ---- table look-up: f = x + 2 y on [0, 1] x [0, 2], 2 x 3 values (x fastest)

@@ -14,14 +14,12 @@
 #     missing input, malformed file, more ranks than cells, --reps=0, bad --out) each rank's
 #     own exit code is recorded and must be the same non-zero code on every rank.
 # SKIP (77) where mpirun is missing; FAIL where it exists but neighbors-mpi was not built.
-set -u
 . "$(dirname "$0")/lib.sh"
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not installed (Open MPI: openmpi-bin)"; exit 77; }
 nm=hashmesh/neighbors-mpi
 nb=hashmesh/neighbors
-for p in $nm $nb; do [ -x $p ] || { echo "FAILED: $p not built (make -C hashmesh; needs mpicxx)"; exit 1; }; done
+cli_need "make -C hashmesh; needs mpicxx" $nm $nb
 tmp=$cli_tmp
-fail=0
 flags=(-q --oversubscribe) # -q: no mpirun banners between the programs' own lines
 [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
 [ -n "${NCCL_NVLS_ENABLE+x}" ] && flags+=(-x NCCL_NVLS_ENABLE) # the machine's own value, passed through

@@ -11,13 +11,10 @@
 #     `make run` ends with one line pointing to `make plots DATA=ref`;
 #   - make plots: DIRS=nonexistent, TERM=svg, DATA=bogus are exit-2 errors (no .svg file);
 #     no data at all is one line pointing to DATA=ref and a failure.
-set -u
 . "$(dirname "$0")/lib.sh"
 tmp=$cli_tmp
-for p in common/bandwidth simplex2d/simplex2d simplex3d/simplex3d simplex3d/volume hashmesh/hashmesh \
-         hashmesh/neighbors fractals/fractals sparsegrid/hierarchize; do
-  [ -x $p ] || { echo "FAILED: $p not built (make all)"; exit 1; }
-done
+cli_need "make all" common/bandwidth simplex2d/simplex2d simplex3d/simplex3d simplex3d/volume hashmesh/hashmesh \
+  hashmesh/neighbors fractals/fractals sparsegrid/hierarchize
 
 one_line() { # one_line NAME REGEX OUTPUT: exactly one line, matching
   [ "$(printf '%s\n' "$3" | wc -l)" -eq 1 ] || cli_fail "$1: not one line: $(printf '%s' "$3" | tr '\n' '|')"

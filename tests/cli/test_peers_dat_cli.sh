@@ -14,7 +14,6 @@
 #      no size for the gpumaps rows, an ours row before its columns or short of values, our rows
 #      from two revisions, a kernel or rho column that disagrees with its block, a summary row
 #      no full row confirms): one error line, exit 2, nothing on stdout.
-set -u
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -99,13 +98,7 @@ for n in gpumaps2d_hadouken_store_rho32 ours2d_recursive-pow2_write; do
 done
 
 # ---- 3. bad input
-bad() {   # NAME TEXT: the script on TEXT exits 2 with one error line and nothing on stdout
-  printf '%b' "$2" >"$cli_tmp/$1.txt"
-  awk -f "$awkp" "$cli_tmp/$1.txt" >"$cli_tmp/$1.out" 2>"$cli_tmp/$1.err"; rc=$?
-  [ $rc -eq 2 ] || cli_fail "$1: exit $rc, want 2"
-  [ -s "$cli_tmp/$1.out" ] && cli_fail "$1: wrote to stdout"
-  [ "$(wc -l <"$cli_tmp/$1.err")" -eq 1 ] && grep -q '^error: ' "$cli_tmp/$1.err" || { cli_fail "$1: not one error line"; cat "$cli_tmp/$1.err"; }
-}
+bad() { cli_awk_refused "$awkp" "$@"; } # NAME TEXT: exit 2, one error line, nothing on stdout
 hd='# x vs gpumaps (N = 64)\n# gpu: X\n'
 cols='ours write rho=8 columns: kernel n rho map median_ms min_ms max_ms\n'
 good_g='gpumaps st rho=8 bbox: ms=1.0 min=0.9 max=1.1 n=3 values=0.9,1.0,1.1 cmd: x\n'

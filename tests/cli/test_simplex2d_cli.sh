@@ -4,11 +4,9 @@
 # unsupported rho, n too large, rec with n not a multiple of rho, unknown map) print one error
 # line and exit 2; --exp=layout (no GPU) prints every cell of the triangle exactly once for
 # every map; a GPU experiment exits 77 without a GPU (0 with one).
-set -u
 . "$(dirname "$0")/lib.sh"
 prog=simplex2d/simplex2d
-[ -x $prog ] || { echo "FAILED: $prog not built (make -C simplex2d)"; exit 1; }
-fail=0
+cli_need "make -C simplex2d" $prog
 help=$(expect 0 "$prog" --help)
 for w in bb rb rec utm lambda-sqrt lambda-newton lambda-rsqrt lambda-exact recursive \
          dummy write edm4d collision3d collision1d; do

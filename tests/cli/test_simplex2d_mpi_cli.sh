@@ -9,11 +9,10 @@
 #   GPU backend: without a GPU one SKIP line, exit 77 on every rank; with GPUs P = 1 .. #GPUs
 #   at small n verified in full on the host (every element, poison included) plus the device
 #   check, and one rank more than there are GPUs refused with one line.
-set -u
 . "$(dirname "$0")/lib.sh"
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not installed (Open MPI: openmpi-bin)"; exit 77; }
 lm=simplex2d/lambda-mpi
-[ -x $lm ] || { echo "FAILED: $lm not built (make -C simplex2d; needs mpicxx)"; exit 1; }
+cli_need "make -C simplex2d; needs mpicxx" $lm
 tmp=$cli_tmp
 flags=(-q --oversubscribe) # -q: no mpirun banners between the programs' own lines
 [ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)

@@ -7,7 +7,6 @@
 #      (kernel_test<...>) is 'LDC R1; EXIT', i.e. empty;
 #   3. bad input (an unknown method or kernel, a line of no known form, no '# gpu:' line, a row
 #      short of values, our rows from two revisions): one error line, exit 2, nothing on stdout.
-set -u
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -33,13 +32,7 @@ awk '/Function :/ { f = ($0 ~ /kernel_test/); if (f) { n++; body[n] = "" }; next
            print n " kernel_test functions, each LDC; EXIT" }' "$sass" || cli_fail "$sass: a test kernel is not empty"
 
 # ---- 3. bad input
-bad() {   # NAME TEXT: the script on TEXT exits 2 with one error line and nothing on stdout
-  printf '%b' "$2" >"$cli_tmp/$1.txt"
-  awk -f "$awkp" "$cli_tmp/$1.txt" >"$cli_tmp/$1.out" 2>"$cli_tmp/$1.err"; rc=$?
-  [ $rc -eq 2 ] || cli_fail "$1: exit $rc, want 2"
-  [ -s "$cli_tmp/$1.out" ] && cli_fail "$1: wrote to stdout"
-  [ "$(wc -l <"$cli_tmp/$1.err")" -eq 1 ] && grep -q '^error: ' "$cli_tmp/$1.err" || { cli_fail "$1: not one error line"; cat "$cli_tmp/$1.err"; }
-}
+bad() { cli_awk_refused "$awkp" "$@"; } # NAME TEXT: exit 2, one error line, nothing on stdout
 cols='ours-columns n rho kernel map median_ms min_ms max_ms blocks_launched\n'
 bad method  '# gpu: X\ngpumaps st32 rho=16 N=32768 method=3 ms=1.0\n'
 bad kernel  '# gpu: X\ngpumaps st64 rho=16 N=32768 method=1 ms=1.0\n'

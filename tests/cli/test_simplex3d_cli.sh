@@ -4,12 +4,10 @@
 # options: one error line, exit 2; --exp=layout prints `x y z launch block thread` for every
 # working thread, each cell of D_n exactly once; a GPU experiment without a GPU exits 77;
 # volume writes its four data files.
-set -u
 . "$(dirname "$0")/lib.sh"
 prog=simplex3d/simplex3d
 vol=simplex3d/volume
-for p in $prog $vol; do [ -x $p ] || { echo "FAILED: $p not built (make -C simplex3d)"; exit 1; }; done
-fail=0
+cli_need "make -C simplex3d" $prog $vol
 tmp=$cli_tmp
 help=$(expect 0 $prog --help)
 for m in bb lambda-cubic lambda-exact recursive-log recursive-o1 recursive-o1-below nlist mblocks tpm; do

@@ -5,13 +5,11 @@
 # 1 at the corners and 0 elsewhere, hierarchize + --inverse returns the input (fp32
 # tolerance 1e-5 on values in [1, 2)); --backend=gpu equals --backend=cpu bitwise, or exits
 # 77 (SKIP) when there is no GPU.
-set -u
 . "$(dirname "$0")/lib.sh"
 prog=sparsegrid/hierarchize
 exp=sparsegrid/sparsegrid
-for p in $prog $exp; do [ -x $p ] || { echo "FAILED: $p not built (make -C sparsegrid)"; exit 1; }; done
+cli_need "make -C sparsegrid" $prog $exp
 tmp=$cli_tmp
-fail=0
 lines() { printf '%s\n' "$1" | grep -c .; }
 # N floats in [1, 2): bytes (x, y, 0x80|z, 0x3f) little-endian, deterministic
 mkfloats() {

@@ -3,11 +3,9 @@
 # classic lambda baseline; --exp=list lists fig10 and nbb, no --exp or an unknown one exits 2;
 # bad options exit 2 with one error line; a valid run without a GPU exits 77 (SKIP), with a
 # GPU it must succeed (exit 0) and write its data file.
-set -u
 . "$(dirname "$0")/lib.sh"
 prog=tensorcore/tensorcore
-[ -x $prog ] || { echo "FAILED: $prog not built (make all)"; exit 1; }
-fail=0
+cli_need "make all" $prog
 help=$(expect 0 "$prog" --help)
 for w in v1 v2 v3 lambda mma --rho=V --work=V --rmax=V --exp=V; do
   printf '%s\n' "$help" | grep -q -- "$w" || { echo "FAILED: --help lacks $w"; fail=1; }
