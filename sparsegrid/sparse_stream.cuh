@@ -1,8 +1,9 @@
 /* sparsegrid/sparse_stream.cuh -- k_sparse_stream: batched sparse-grid (de)hierarchization with whole
  * poles per thread in registers (the thesis's future work, ch. 6), beside k_sparse and
  * k_sparse_multi, which stay as they are.  The index logic, the per-thread list walk and the
- * model (bytes and instructions per point) are in sparse_stream.h, replayed on the host by
- * tests/host/test_sparsegrid_stream.c; this file holds the kernel, its plan and launcher.
+ * model (bytes and instructions per point) are in sparse_stream.h, the plan's lists in
+ * sparse_stream_plan.h, replayed on the host by tests/host/test_sparsegrid_stream.c; this file
+ * holds the kernel, its plan on the device and launcher.
  *
  * A persistent grid of blocks walks over groups of G consecutive grids (one contiguous span in
  * global memory).  Per group: the span is copied into shared memory with 16-byte loads and
@@ -58,7 +59,7 @@
 
 #include <stdint.h>
 #include "../common/check.h"
-#include "sparse_stream.h"
+#include "sparse_stream_plan.h"
 
 /* The plan on the device (passed by value). */
 typedef struct {

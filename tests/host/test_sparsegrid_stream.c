@@ -1,6 +1,6 @@
 /* tests/host/test_sparsegrid_stream.c -- the index logic of k_sparse_stream (sparsegrid/
- * sparse_stream.h, sparse_stream.cuh: whole poles per thread in registers, one barrier per
- * pass and tier), replayed on the host with the same HD functions the kernel calls:
+ * sparse_stream.h, sparse_stream_plan.h, sparse_stream.cuh: whole poles per thread in registers,
+ * one barrier per pass and tier), replayed on the host with the same HD functions the kernel calls:
  *   - every task offset equals the generic map sgs_offset() of the point it stands for (the
  *     pole's full-grid index, an independent route), and lies in the grid;
  *   - independence of a list (what makes any order of the tasks between two barriers exact):
@@ -26,7 +26,7 @@
  *     wavefronts per point of the task loads and stores, replayed warp by warp from these
  *     offsets, stay below the budget of 60 % of copy (1.27 float, 2.55 double per point). */
 #include <math.h>
-#include "../../sparsegrid/sparse_stream.h"
+#include "../../sparsegrid/sparse_stream_plan.h"
 #include "../../common/testlib.h"
 
 static uint64_t rnd(uint64_t *s)
