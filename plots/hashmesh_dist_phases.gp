@@ -23,7 +23,7 @@ set ylabel 'time (ms)'
 set logscale xy
 set format x '2^{%L}'; set logscale x 2
 set format y '10^{%L}'
-set key right center
+set key left center
 plot f using "n":"partition_ms" with linespoints ls ls_ph_partition title 'partition (setup, host)', \
      f using "n":(dist ? column('partition_dist_ms') : column('partition_gpu_ms')) with linespoints ls ls_ph_partition_gpu title 'partition on the GPUs (setup)', \
      f using "n":(dist ? column('pattern_dist_ms') : NaN) with linespoints ls ls_ph_pattern_gpu title (dist ? 'ghost pattern on the GPUs (setup)' : ''), \
