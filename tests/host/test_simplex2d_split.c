@@ -1,4 +1,4 @@
-/* test_simplex2d_split.c -- the lambda split of issue 14 (simplex2d/split.h), exhaustively for
+/* test_simplex2d_split.c -- the lambda split of lambda-mpi (simplex2d/split.h), exhaustively for
  * small triangles and rank counts, and at the experiment sizes:
  *  1. the ranges [r T / P, (r + 1) T / P) are disjoint, cover [0, T) and hold floor or ceil
  *     of T / P blocks each (equal work: max - min <= 1 block);
