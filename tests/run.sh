@@ -26,6 +26,7 @@ fi
 pass=0; fail=0; skip=0; failed=()
 mkdir -p "$here/logs"
 for t in "${tests[@]}"; do
+  case $t in /*) ;; *) t=$PWD/$t ;; esac # tests run from the repository root: paths as given here
   name=$(basename "$t")
   case $t in */bin/asan/*) name=asan/$name ;; esac
   log="$here/logs/${name//\//-}.log"
