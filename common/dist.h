@@ -28,6 +28,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <time.h>
 #include "args.h"
 #ifdef DIST_NCCL
 #include <cuda_runtime.h>
@@ -75,13 +76,31 @@ static inline void dist_exit(int code)
  * (from its environment) prints: dist_mute_begin silences the other ranks' stdout and stderr,
  * dist_mute_end restores them. */
 typedef struct { int out, err; } dist_mute;
+/* Whether this rank is muted now (function-local state: exit handlers take no argument). */
+static inline int *dist_muted(void)
+{
+    static int muted;
+    return &muted;
+}
+/* A muted rank that exits before MPI_Init waits DIST_MUTED_EXIT_WAIT_MS first: the launcher ends
+ * the job at the first non-zero exit, and by then rank 0's one error line must have reached it. */
+#define DIST_MUTED_EXIT_WAIT_MS 500
+static inline void dist_muted_exit_wait(void)
+{
+    if (!*dist_muted()) return;
+    struct timespec t = {DIST_MUTED_EXIT_WAIT_MS / 1000, (DIST_MUTED_EXIT_WAIT_MS % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
 static inline dist_mute dist_mute_begin(void)
 {
+    static int wait_registered;
     dist_mute m = {-1, -1};
     const char *r = getenv("OMPI_COMM_WORLD_RANK");
     if (!r) r = getenv("PMIX_RANK");
     if (!r) r = getenv("PMI_RANK");
     if (!r || atoi(r) == 0) return m;
+    if (!wait_registered) wait_registered = !atexit(dist_muted_exit_wait);
+    *dist_muted() = 1;
     fflush(stdout);
     fflush(stderr);
     m.out = dup(1);
@@ -95,6 +114,7 @@ static inline dist_mute dist_mute_begin(void)
 static inline void dist_mute_end(dist_mute m)
 {
     if (m.out < 0) return;
+    *dist_muted() = 0;
     dup2(m.out, 1);
     dup2(m.err, 2);
     close(m.out);
