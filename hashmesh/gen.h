@@ -115,6 +115,33 @@ static inline void keys1d_clustered(keys1d *k, long n, double dmin, double alpha
     }
 }
 
+/* Keys at chosen buckets (tests of the partition boundaries): every bucket of the ranges
+ * [lo[r], lo[r] + len[r]) holds one key 2 b (dmin 2, xmin 0, m = the top bucket + 1), shuffled. */
+static inline void keys1d_ranges(keys1d *k, const long *lo, const long *len, int ranges, uint64_t seed)
+{
+    long n = 0;
+    for (int r = 0; r < ranges; r++) n += len[r];
+    k->n = n;
+    k->x = (double *)gen_alloc(sizeof(double) * (size_t)n);
+    k->dmin = 2.0;
+    k->xmin = 0.0;
+    long i = 0, top = 0;
+    for (int r = 0; r < ranges; r++)
+        for (long b = lo[r]; b < lo[r] + len[r]; b++) {
+            k->x[i++] = 2.0 * (double)b;
+            if (b > top) top = b;
+        }
+    k->xmax = 2.0 * (double)top;
+    k->m = top + 1;
+    uint64_t s = seed;
+    for (long a = n - 1; a > 0; a--) {
+        long r = rng_below(&s, a + 1);
+        double t = k->x[a];
+        k->x[a] = k->x[r];
+        k->x[r] = t;
+    }
+}
+
 /* ---------- 2D AMR mesh (sec. 3.1 and 3.2) ---------- */
 typedef struct {
     int nx, ny, levmax; /* coarse cells in x and y, finest level */

@@ -89,33 +89,6 @@ static void check_sort(const keys1d *k, const hsp_tuning *t, int keys, long expe
     free(tab); free(ref); free(got); free(sref); free(sgot); free(cnt);
 }
 
-/* Keys that fill the bucket ranges [lo[r], lo[r] + len[r]) exactly (x = b dmin, dmin = 2),
- * shuffled: the partitions between the ranges are empty. */
-static void keys_ranges(keys1d *k, const long *lo, const long *len, int ranges, uint64_t seed)
-{
-    long n = 0;
-    for (int r = 0; r < ranges; r++) n += len[r];
-    k->n = n;
-    k->x = (double *)gen_alloc(sizeof(double) * (size_t)n);
-    k->dmin = 2.0;
-    k->xmin = 0.0;
-    long i = 0, top = 0;
-    for (int r = 0; r < ranges; r++)
-        for (long b = lo[r]; b < lo[r] + len[r]; b++) {
-            k->x[i++] = 2.0 * (double)b;
-            if (b > top) top = b;
-        }
-    k->xmax = 2.0 * (double)top;
-    k->m = top + 1;
-    uint64_t s = seed;
-    for (long a = n - 1; a > 0; a--) {
-        long r = rng_below(&s, a + 1);
-        double t = k->x[a];
-        k->x[a] = k->x[r];
-        k->x[r] = t;
-    }
-}
-
 static void both(const keys1d *k, const hsp_tuning *t, long expect_parts, const char *what)
 {
     check_sort(k, t, 0, expect_parts, what);
@@ -202,7 +175,7 @@ static void test_ranked(int small, int tiny)
     /* one ranked pass at its most partitions (8192 of 2^8 buckets: m = 2^21), both rankings */
     if (!tiny) {
         long clo[2] = {0, (1L << 21) - 5000}, clen[2] = {small ? 5000 : 50000, 5000};
-        keys_ranges(&k, clo, clen, 2, 8);
+        keys1d_ranges(&k, clo, clen, 2, 8);
         hsp_tuning mr = ranked(HSP_SCHEME_RANKED, 8, 0, 16, HSP_MATCH_ON);
         check_scheme(&k, &mr, HSP_SCHEME_RANKED, "ranked, match, 8192 partitions");
         mr.match = HSP_MATCH_OFF;
@@ -211,7 +184,7 @@ static void test_ranked(int small, int tiny)
     }
     /* empty partitions, coarse and fine: dense runs far apart */
     long lo[3] = {0, 5000, 270001}, len[3] = {100, 3000, tiny ? 111 : 11111};
-    keys_ranges(&k, lo, len, 3, 99);
+    keys1d_ranges(&k, lo, len, 3, 99);
     hsp_tuning e1 = ranked(HSP_SCHEME_RANKED, 8, 0, 4, HSP_MATCH_AUTO);
     hsp_tuning e2 = ranked(HSP_SCHEME_TWO_LEVEL, 8, 12, 4, HSP_MATCH_AUTO);
     check_scheme(&k, &e1, HSP_SCHEME_RANKED, "empty partitions, ranked");
@@ -269,7 +242,7 @@ int main(int argc, char **argv)
     keys1d_free(&k);
     /* empty partitions: three dense runs far apart (pw 8: 256 buckets a partition) */
     long lo[3] = {0, 5000, 70001}, len[3] = {100, 300, 1111};
-    keys_ranges(&k, lo, len, 3, 99);
+    keys1d_ranges(&k, lo, len, 3, 99);
     hsp_tuning p8 = direct(8, 0, 0, HSP_AGG_AUTO);
     both(&k, &p8, hsp_parts_for(70001 + 1111, 8), "empty partitions, pw 8");
     hsp_tuning p8d = direct(8, 0, 4, HSP_AGG_OFF);

@@ -409,32 +409,6 @@ static hsp_tuning tune(hsp_scheme sc, int pw, int coarse_pw, int ipt)
     return t;
 }
 
-/* Keys that fill the bucket ranges [lo[r], lo[r] + len[r]) exactly (x = b dmin, dmin = 2),
- * shuffled: the partitions between the ranges are empty. */
-static void keys_ranges(keys1d *k, const long *lo, const long *len, int ranges, unsigned long long seed)
-{
-    long n = 0;
-    for (int r = 0; r < ranges; r++) n += len[r];
-    k->n = n;
-    k->x = (double *)gen_alloc(sizeof(double) * (size_t)n);
-    k->dmin = 2.0;
-    k->xmin = 0.0;
-    long i = 0, top = 0;
-    for (int r = 0; r < ranges; r++)
-        for (long b = lo[r]; b < lo[r] + len[r]; b++) {
-            k->x[i++] = 2.0 * (double)b;
-            if (b > top) top = b;
-        }
-    k->xmax = 2.0 * (double)top;
-    k->m = top + 1;
-    for (long a = n - 1; a > 0; a--) {
-        long r = (long)(next_rand(&seed) % (unsigned long long)(a + 1));
-        double t = k->x[a];
-        k->x[a] = k->x[r];
-        k->x[r] = t;
-    }
-}
-
 /* the ranked and two-level schemes, serially */
 static void test_ranked(void)
 {
@@ -471,7 +445,7 @@ static void test_ranked(void)
     /* ranking by match; one ranked pass at its most partitions (8192 of 2^8 buckets: m = 2^21),
      * one bucket more is refused */
     long clo[2] = {0, (1L << 21) - 5000}, clen[2] = {50000, 5000};
-    keys_ranges(&k, clo, clen, 2, 8);
+    keys1d_ranges(&k, clo, clen, 2, 8);
     hsp_tuning mr = {8, 0, 16, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON, 0, HSP_BITMAP_AUTO};
     check_ranked(&k, &mr, HSP_SCHEME_RANKED, "ranked, match, 8192 partitions");
     mr.match = HSP_MATCH_OFF;
@@ -484,7 +458,7 @@ static void test_ranked(void)
     keys1d_free(&k);
     /* empty partitions: dense runs far apart (coarse partitions with no key at all) */
     long lo[3] = {0, 5000, 270001}, len[3] = {100, 3000, 11111};
-    keys_ranges(&k, lo, len, 3, 99);
+    keys1d_ranges(&k, lo, len, 3, 99);
     hsp_tuning e1 = tune(HSP_SCHEME_RANKED, 8, 0, 4), e2 = tune(HSP_SCHEME_TWO_LEVEL, 8, 12, 4);
     check_ranked(&k, &e1, HSP_SCHEME_RANKED, "empty partitions, ranked");
     check_ranked(&k, &e2, HSP_SCHEME_TWO_LEVEL, "empty partitions, two-level");
@@ -643,7 +617,7 @@ static void test_omp(void)
     check_omp(&k, 4, 10, 100, "full partitions and one key");
     keys1d_free(&k);
     long lo[3] = {0, 5000, 270001}, len[3] = {100, 3000, 11111};
-    keys_ranges(&k, lo, len, 3, 99);
+    keys1d_ranges(&k, lo, len, 3, 99);
     check_omp(&k, 4, 10, 1000, "empty partitions");
     keys1d_free(&k);
     /* the precondition: two keys in one bucket -> one of them lost, the count shows it */
