@@ -47,6 +47,16 @@ static int cap_stop(capture *c, const char *needle, int *lines)
     return hits;
 }
 
+/* stops capturing a verifier that returned r for k bad elements: the count is exact (not
+ * capped), exactly min(k, VERIFY_SHOW) lines contain `needle`, plus one summary line */
+static void cap_check_report(capture *c, size_t r, int k, const char *needle)
+{
+    int lines, shown = cap_stop(c, needle, &lines);
+    T_EQ_INT(r, k);
+    T_EQ_INT(shown, k < VERIFY_SHOW ? k : VERIFY_SHOW);
+    T_EQ_INT(lines, shown + (k > 0)); /* plus the summary line */
+}
+
 static void test_verify(void)
 {
     static const int counts[] = {0, 1, 4, 5, 6, 7, 20, 100};
@@ -67,10 +77,7 @@ static void test_verify(void)
         capture c;
         cap_start(&c);
         size_t r = verify_unwritten(buf, n, 1, &poison, "buf");
-        int shown = cap_stop(&c, "never written (still the poison value)", &lines);
-        T_EQ_INT(r, k);
-        T_EQ_INT(shown, k < VERIFY_SHOW ? k : VERIFY_SHOW);
-        T_EQ_INT(lines, shown + (k > 0)); /* plus the summary line */
+        cap_check_report(&c, r, k, "never written (still the poison value)");
         snprintf(want, sizeof want, "verify: buf: %d of %d elements never written", k, n);
         cap_start(&c);
         verify_unwritten(buf, n, 1, &poison, "buf");
@@ -78,22 +85,13 @@ static void test_verify(void)
 
         cap_start(&c);
         r = verify_exact(got, ref, n, sizeof *got, "x");
-        shown = cap_stop(&c, "expected", &lines);
-        T_EQ_INT(r, k);
-        T_EQ_INT(shown, k < VERIFY_SHOW ? k : VERIFY_SHOW);
-        T_EQ_INT(lines, shown + (k > 0));
-
+        cap_check_report(&c, r, k, "expected");
         cap_start(&c);
         r = verify_close_f64(gd, rd, n, 0, 0.25, "d");
-        shown = cap_stop(&c, "expected", &lines);
-        T_EQ_INT(r, k);
-        T_EQ_INT(shown, k < VERIFY_SHOW ? k : VERIFY_SHOW);
-        T_EQ_INT(lines, shown + (k > 0));
+        cap_check_report(&c, r, k, "expected");
         cap_start(&c);
         r = verify_close_f32(gf, rf, n, 0, 0.25, "f");
-        shown = cap_stop(&c, "expected", &lines);
-        T_EQ_INT(r, k);
-        T_EQ_INT(shown, k < VERIFY_SHOW ? k : VERIFY_SHOW);
+        cap_check_report(&c, r, k, "expected");
         free(buf); free(got); free(ref); free(gd); free(rd); free(gf); free(rf);
     }
     /* exactly at the tolerance passes, one double more does not */
