@@ -116,6 +116,20 @@ static void replay_lines(float *u, long long cnt, const sg_geom *g, int inverse,
     }
 }
 
+/* tiles of a batch (src: nt tiles of g, dst: them transformed) that differ bitwise from the
+ * float reference applied to each tile alone; tile: scratch for one tile */
+static int tiles_differ(const float *src, const float *dst, long long nt, const sg_geom *g, int inv, float *tile)
+{
+    long long N = g->size;
+    int bad = 0;
+    for (long long t = 0; t < nt; t++) {
+        memcpy(tile, src + t * N, sizeof(float) * N);
+        sg_ref_tile_f(tile, g, inv);
+        bad += memcmp(tile, dst + t * N, sizeof(float) * N) != 0;
+    }
+    return bad;
+}
+
 static const char *SHAPES[] = {"2", "3", "5", "33", "1025", "3x3", "33x33", "3x17", "2x9", "17x5", "9x9x9",
                                "5x3x17", "2x2x9", "9x9x5x5", "3x5x9x2", "5x5x5x5", "2x2x2x2", "17x3x3x5"};
 #define NSHAPES (int)(sizeof SHAPES / sizeof *SHAPES)
@@ -216,13 +230,7 @@ static void test_shape(const char *dims)
     for (int inv = 0; inv < 2; inv++) {
         for (long long i = 0; i < N * nt; i++) src[i] = rnd(i * 7 + inv);
         T_CHECK(sg_cpu_tuned(src, dst, nt, &g, inv, 2) == 0);
-        int bad = 0;
-        for (long long t = 0; t < nt; t++) {
-            memcpy(vf, src + t * N, sizeof(float) * N);
-            sg_ref_tile_f(vf, &g, inv);
-            bad += memcmp(vf, dst + t * N, sizeof(float) * N) != 0;
-        }
-        if (!T_CHECK(bad == 0)) fprintf(stderr, "  %s inv=%d: tuned differs\n", dims, inv);
+        if (!T_CHECK(tiles_differ(src, dst, nt, &g, inv, vf) == 0)) fprintf(stderr, "  %s inv=%d: tuned differs\n", dims, inv);
         T_CHECK(sg_cpu_tuned(src, src, nt, &g, inv, 1) == 0); /* in place, 1 thread */
         T_CHECK(memcmp(src, dst, sizeof(float) * N * nt) == 0);
     }
@@ -233,13 +241,7 @@ static void test_shape(const char *dims)
             for (long long i = 0; i < N * nt; i++) src[i] = rnd(i * 5 + inv);
             memcpy(dst, src, sizeof(float) * N * nt);
             replay_lines(dst, nt, &g, inv, inv ? 128 : 256);
-            int bad = 0;
-            for (long long t = 0; t < nt; t++) {
-                memcpy(vf, src + t * N, sizeof(float) * N);
-                sg_ref_tile_f(vf, &g, inv);
-                bad += memcmp(vf, dst + t * N, sizeof(float) * N) != 0;
-            }
-            if (!T_CHECK(bad == 0)) fprintf(stderr, "  %s inv=%d: lines replay differs\n", dims, inv);
+            if (!T_CHECK(tiles_differ(src, dst, nt, &g, inv, vf) == 0)) fprintf(stderr, "  %s inv=%d: lines replay differs\n", dims, inv);
         }
 
     /* version B plan: each line along k in exactly one slice, limits respected */
