@@ -15,6 +15,7 @@
 #include "../../common/testlib.h"
 #include "../../simplex2d/map.h"
 #include "../../simplex2d/kernels.cuh"
+#include "../host/simplex2d_walk.h"
 
 __global__ void k_first_wrong(int map, uint32_t limit, unsigned long long *first)
 {
@@ -59,16 +60,6 @@ static unsigned long long device_first_wrong(int map, uint32_t limit)
     CHECK_CUDA(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaFree(d));
     return h;
-}
-
-static uint64_t host_first_wrong(int map, uint64_t limit)
-{
-    for (uint64_t w = 0; w < limit; w++) {
-        uint32_t bi, bj;
-        s2_lambda(map, (uint32_t)w, &bi, &bj);
-        if (bi != tri_row_exact(w)) return w;
-    }
-    return ~0ull;
 }
 
 int main(void)
@@ -136,8 +127,8 @@ int main(void)
     printf("device first wrong block index: lambda-sqrt %llu (row %u), lambda-newton %llu (row %u), "
            "lambda-rsqrt %llu (row %u), lambda-exact %s\n", ws, tri_row_exact(ws), wn, tri_row_exact(wn), wr,
            tri_row_exact(wr), we == ~0ull ? "none below 2^32" : "WRONG");
-    T_EQ_INT(ws, host_first_wrong(S2_LAMBDA_SQRT, lim));
-    T_EQ_INT(wn, host_first_wrong(S2_LAMBDA_NEWTON, lim));
+    T_EQ_INT(ws, s2t_first_wrong(S2_LAMBDA_SQRT, lim));
+    T_EQ_INT(wn, s2t_first_wrong(S2_LAMBDA_NEWTON, lim));
     T_CHECK(wr > wn && wr < ws); /* between Newton's and sqrtf's, as the header says */
     T_CHECK(we == ~0ull); /* lambda-exact (rsqrtf guess + correction): every w < 2^32 */
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include "../../common/testlib.h"
 #include "../../simplex2d/map.h"
+#include "simplex2d_walk.h"
 
 #ifdef TEST_SANITIZE /* make asan: fewer sizes for the pure-arithmetic sweeps */
 #define UTM_DENSE_HI 4200
@@ -121,19 +122,9 @@ static long working_blocks_bad(int map, uint32_t n, uint32_t rho, unsigned char 
     s2_grid g;
     char err[256];
     if (s2_grid_make(&g, map, n, rho, err, sizeof err)) return 1;
-    uint64_t m = g.m, T = (uint64_t)m * (m + 1) / 2, works = 0;
+    uint64_t m = g.m, T = (uint64_t)m * (m + 1) / 2, works;
     if ((uint64_t)m * m > hitsz) return 1;
-    memset(hit, 0, (size_t)m * m);
-    long bad = 0;
-    for (uint32_t l = 0; l < g.nlaunch; l++)
-        for (uint32_t by = 0; by < g.gy[l]; by++)
-            for (uint32_t bx = 0; bx < g.gx[l]; bx++) {
-                uint32_t bi, bj;
-                if (!s2_map_block(&g, map, l, bx, by, &bi, &bj)) continue;
-                works++;
-                if (bi >= m || bj > bi) { bad++; continue; }
-                bad += hit[(size_t)bi * m + bj]++ != 0;
-            }
+    long bad = s2t_walk_blocks(&g, map, hit, &works);
     if (works != T) {
         fprintf(stderr, "  %s n=%u rho=%u: %llu working blocks, T(m) = %llu\n", s2_map_name(map), n, rho,
                 (unsigned long long)works, (unsigned long long)T);

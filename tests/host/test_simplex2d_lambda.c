@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include "../../common/testlib.h"
 #include "../../simplex2d/map.h"
+#include "simplex2d_walk.h"
 
 #ifdef TEST_SANITIZE /* make asan: the exhaustive sweeps sampled, every boundary kept */
 #define CHUNK_STEP (1021u << 16) /* one chunk of 2^16 indices in 1021 */
@@ -34,30 +35,11 @@ static long block_coverage(int map, uint32_t n, uint32_t rho, unsigned char *hit
     s2_grid g;
     char err[200];
     if (s2_grid_make(&g, map, n, rho, err, sizeof err)) return 1;
-    uint32_t m = g.m;
-    memset(hit, 0, (size_t)m * m);
-    long bad = 0;
-    for (uint32_t l = 0; l < g.nlaunch; l++)
-        for (uint32_t by = 0; by < g.gy[l]; by++)
-            for (uint32_t bx = 0; bx < g.gx[l]; bx++) {
-                uint32_t bi, bj;
-                if (!s2_map_block(&g, map, l, bx, by, &bi, &bj)) continue;
-                if (bi >= m || bj > bi) { bad++; continue; }
-                if (hit[(size_t)bi * m + bj]++) bad++;
-            }
-    for (uint32_t i = 0; i < m; i++)
-        for (uint32_t j = 0; j <= i; j++) bad += hit[(size_t)i * m + j] != 1;
+    uint64_t works;
+    long bad = s2t_walk_blocks(&g, map, hit, &works);
+    for (uint32_t i = 0; i < g.m; i++)
+        for (uint32_t j = 0; j <= i; j++) bad += hit[(size_t)i * g.m + j] != 1;
     return bad;
-}
-
-static uint64_t first_wrong(int map, uint64_t limit)
-{
-    for (uint64_t w = 0; w < limit; w++) {
-        uint32_t bi, bj;
-        s2_lambda(map, (uint32_t)w, &bi, &bj);
-        if (bi != tri_row_exact(w)) return w;
-    }
-    return limit;
 }
 
 int main(void)
@@ -154,9 +136,9 @@ int main(void)
     T_EQ_INT(bad, 0);
 
     /* 3. first wrong block index of the float maps */
-    uint64_t w_sqrt = first_wrong(S2_LAMBDA_SQRT, 1ull << 26);
-    uint64_t w_newton = first_wrong(S2_LAMBDA_NEWTON, 1ull << 26);
-    uint64_t w_rsqrt = first_wrong(S2_LAMBDA_RSQRT, 1ull << 26);
+    uint64_t w_sqrt = s2t_first_wrong(S2_LAMBDA_SQRT, 1ull << 26);
+    uint64_t w_newton = s2t_first_wrong(S2_LAMBDA_NEWTON, 1ull << 26);
+    uint64_t w_rsqrt = s2t_first_wrong(S2_LAMBDA_RSQRT, 1ull << 26);
     printf("first wrong block index: lambda-sqrt %llu (row %u), lambda-newton %llu (row %u), "
            "lambda-rsqrt host emulation %llu (row %u)\n",
            (unsigned long long)w_sqrt, tri_row_exact(w_sqrt), (unsigned long long)w_newton,
