@@ -20,6 +20,7 @@
 #include "../../hashmesh/gen.h"
 #include "../../hashmesh/hash.h"
 #include "../../hashmesh/hashsort_part.cuh"
+#include "../host/hashmesh_partsort_cases.h"
 
 /* One sort of k under tuning t (NULL: automatic), with or without the sorted keys, compared
  * with the CPU hash sort; `expect_parts` > 0 also checks the plan's partition count. */
@@ -27,11 +28,7 @@ static void check_sort(const keys1d *k, const hsp_tuning *t, int keys, long expe
 {
     long n = k->n;
     hsp_plan p;
-    char why[256];
-    if (!T_CHECK(hsp_plan_make(&p, n, k->m, keys, t, why, sizeof why) == 0)) {
-        fprintf(stderr, "  %s: %s\n", what, why);
-        return;
-    }
+    if (!psc_plan(&p, k, keys, t, what)) return;
     if (expect_parts > 0) T_EQ_INT(p.parts, expect_parts);
     int *tab = (int *)malloc(sizeof(int) * (size_t)k->m), *ref = (int *)malloc(sizeof(int) * n),
         *got = (int *)malloc(sizeof(int) * n);
@@ -101,12 +98,6 @@ static hsp_tuning direct(int pw, int pw_max, int ipt, hsp_agg agg)
     hsp_tuning t = {pw, pw_max, ipt, agg, HSP_SCHEME_DIRECT, 0, 0, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
     return t;
 }
-/* a ranked or two-level tuning: widths (0: automatic), keys a thread, ranking */
-static hsp_tuning ranked(hsp_scheme sc, int pw, int coarse_pw, int ipt, hsp_match match)
-{
-    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, match, 0, HSP_BITMAP_AUTO};
-    return t;
-}
 /* the indices of k sorted by scheme sc under t (NULL: automatic), with either place pass (the
  * int table's scan and the bitmap); the plan must have chosen sc */
 static void check_scheme(const keys1d *k, const hsp_tuning *t, hsp_scheme sc, const char *what)
@@ -117,11 +108,7 @@ static void check_scheme(const keys1d *k, const hsp_tuning *t, hsp_scheme sc, co
     for (int bm = 0; bm < 2; bm++) {
         u.bitmap = bm ? HSP_BITMAP_ON : HSP_BITMAP_OFF;
         hsp_plan p;
-        char why[256];
-        if (!T_CHECK(hsp_plan_make(&p, k->n, k->m, 0, &u, why, sizeof why) == 0)) {
-            fprintf(stderr, "  %s: %s\n", what, why);
-            return;
-        }
+        if (!psc_plan(&p, k, 0, &u, what)) return;
         T_EQ_INT(p.scheme, sc);
         T_EQ_INT(p.bitmap, bm);
         check_sort(k, &u, 0, 0, what);
@@ -134,18 +121,7 @@ static void test_ranked(int small, int tiny)
     const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
     const int nn = tiny ? 4 : small ? 5 : 6;
     keys1d k;
-    for (int a = 0; a < nn; a++) { /* forced schemes, automatic widths and tiles */
-        hsp_tuning r = ranked(HSP_SCHEME_RANKED, 0, 0, 0, HSP_MATCH_AUTO);
-        hsp_tuning two = ranked(HSP_SCHEME_TWO_LEVEL, 0, 0, 0, HSP_MATCH_AUTO);
-        keys1d_generate(&k, ns[a], 2.0, 4.0, 17 + ns[a]);
-        check_scheme(&k, &r, HSP_SCHEME_RANKED, "uniform keys, ranked");
-        check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "uniform keys, two-level");
-        keys1d_free(&k);
-        keys1d_clustered(&k, ns[a], 2.0, 1.2, 29 + ns[a]);
-        check_scheme(&k, &r, HSP_SCHEME_RANKED, "clustered keys, ranked");
-        check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "clustered keys, two-level");
-        keys1d_free(&k);
-    }
+    for (int a = 0; a < nn; a++) psc_uniform_clustered(ns[a], check_scheme); /* forced schemes, automatic widths and tiles */
     if (!small) { /* the automatic plans where they choose these schemes */
         keys1d_generate(&k, (1L << 22) + 5, 2.0, 4.0, 41);
         check_scheme(&k, NULL, HSP_SCHEME_RANKED, "uniform keys 2^22 + 5, auto (ranked)");
@@ -163,10 +139,10 @@ static void test_ranked(int small, int tiny)
     for (int pw = HSP_PW_MIN; pw <= HSP_PW_LIMIT; pw++) {
         if (tiny && pw > 10) break;
         const hsp_match mt = pw & 1 ? HSP_MATCH_ON : HSP_MATCH_OFF;
-        hsp_tuning r = ranked(HSP_SCHEME_RANKED, pw, 0, 4 << (pw % 3), mt);
+        hsp_tuning r = psc_tuning(HSP_SCHEME_RANKED, pw, 0, 4 << (pw % 3), mt);
         check_scheme(&k, &r, HSP_SCHEME_RANKED, "ranked, forced width");
         for (int pw1 = pw + 1; pw1 <= pw + 8; pw1 += tiny ? 4 : 1) {
-            hsp_tuning two = ranked(HSP_SCHEME_TWO_LEVEL, pw, pw1, 4 << (pw1 % 3), (pw1 & 1) ? HSP_MATCH_AUTO : mt);
+            hsp_tuning two = psc_tuning(HSP_SCHEME_TWO_LEVEL, pw, pw1, 4 << (pw1 % 3), (pw1 & 1) ? HSP_MATCH_AUTO : mt);
             two.ipt2 = 4 << ((pw + pw1) % 3); /* fine tiles of 2048, 4096, 8192 keys */
             check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "two-level, forced widths");
         }
@@ -176,44 +152,20 @@ static void test_ranked(int small, int tiny)
     if (!tiny) {
         long clo[2] = {0, (1L << 21) - 5000}, clen[2] = {small ? 5000 : 50000, 5000};
         keys1d_ranges(&k, clo, clen, 2, 8);
-        hsp_tuning mr = ranked(HSP_SCHEME_RANKED, 8, 0, 16, HSP_MATCH_ON);
+        hsp_tuning mr = psc_tuning(HSP_SCHEME_RANKED, 8, 0, 16, HSP_MATCH_ON);
         check_scheme(&k, &mr, HSP_SCHEME_RANKED, "ranked, match, 8192 partitions");
         mr.match = HSP_MATCH_OFF;
         check_scheme(&k, &mr, HSP_SCHEME_RANKED, "ranked, 8192 partitions");
         keys1d_free(&k);
     }
     /* empty partitions, coarse and fine: dense runs far apart */
-    long lo[3] = {0, 5000, 270001}, len[3] = {100, 3000, tiny ? 111 : 11111};
-    keys1d_ranges(&k, lo, len, 3, 99);
-    hsp_tuning e1 = ranked(HSP_SCHEME_RANKED, 8, 0, 4, HSP_MATCH_AUTO);
-    hsp_tuning e2 = ranked(HSP_SCHEME_TWO_LEVEL, 8, 12, 4, HSP_MATCH_AUTO);
-    check_scheme(&k, &e1, HSP_SCHEME_RANKED, "empty partitions, ranked");
-    check_scheme(&k, &e2, HSP_SCHEME_TWO_LEVEL, "empty partitions, two-level");
-    keys1d_free(&k);
+    psc_empty_partitions(tiny ? 111 : 11111, check_scheme);
     /* full partitions (every bucket used) and one key more */
     const int pws[] = {8, 12, 15};
-    for (int a = 0; a < 3; a++) {
-        if ((small && pws[a] > 12) || (tiny && pws[a] > 8)) continue;
-        int pw = pws[a];
-        hsp_tuning r = ranked(HSP_SCHEME_RANKED, pw, 0, 0, HSP_MATCH_AUTO);
-        hsp_tuning two = ranked(HSP_SCHEME_TWO_LEVEL, pw, pw + 2, 0, HSP_MATCH_AUTO);
-        keys1d_generate(&k, 4L << pw, 2.0, 2.0, 7 + a);
-        check_scheme(&k, &r, HSP_SCHEME_RANKED, "full partitions, ranked");
-        check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "full partitions, two-level (one full coarse)");
-        keys1d_free(&k);
-        keys1d_generate(&k, (3L << pw) + 1, 2.0, 2.0, 11 + a);
-        check_scheme(&k, &r, HSP_SCHEME_RANKED, "full partitions and one key, ranked");
-        check_scheme(&k, &two, HSP_SCHEME_TWO_LEVEL, "full partitions and one key, two-level");
-        keys1d_free(&k);
-    }
+    for (int a = 0; a < 3; a++)
+        if (!(small && pws[a] > 12) && !(tiny && pws[a] > 8)) psc_full_partitions(pws[a], a, check_scheme);
     /* one coarse partition of many fine-pass tiles: a multiple of the tile and one key past */
-    const long tile2 = (long)HSP_SCATTER_THREADS * HSP_FINE_IPT, many[] = {3 * tile2, 3 * tile2 + 1};
-    for (int a = 0; a < 2 && !tiny; a++) {
-        hsp_tuning one = ranked(HSP_SCHEME_TWO_LEVEL, 8, 16, 0, HSP_MATCH_AUTO);
-        keys1d_generate(&k, many[a], 2.0, 2.0, 21 + a); /* m = n <= 2^16: one coarse partition */
-        check_scheme(&k, &one, HSP_SCHEME_TWO_LEVEL, "one coarse partition, many tiles");
-        keys1d_free(&k);
-    }
+    if (!tiny) psc_many_tiles(check_scheme);
 }
 
 int main(int argc, char **argv)

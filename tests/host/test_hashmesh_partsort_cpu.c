@@ -16,6 +16,7 @@
 #include "../../hashmesh/hash.h"
 #include "../../hashmesh/hashsort_part.h"
 #include "../../hashmesh/hashsort_omp.h"
+#include "hashmesh_partsort_cases.h"
 
 static void test_index(void)
 {
@@ -327,11 +328,7 @@ static void check_cpu(const keys1d *k, const hsp_tuning *t, const char *what)
 {
     long n = k->n;
     hsp_plan p;
-    char why[256];
-    if (!T_CHECK(hsp_plan_make(&p, n, k->m, 1, t, why, sizeof why) == 0)) {
-        fprintf(stderr, "  %s: %s\n", what, why);
-        return;
-    }
+    if (!psc_plan(&p, k, 1, t, what)) return;
     int *tab = (int *)gen_alloc(sizeof(int) * (size_t)k->m), *ref = (int *)gen_alloc(sizeof(int) * n),
         *got = (int *)gen_alloc(sizeof(int) * n), *ptab = (int *)gen_alloc(sizeof(int) << p.pw);
     double *sref = (double *)gen_alloc(sizeof(double) * n), *sgot = (double *)gen_alloc(sizeof(double) * n);
@@ -358,11 +355,7 @@ static void check_ranked1(const keys1d *k, const hsp_tuning *t, hsp_scheme expec
 {
     long n = k->n;
     hsp_plan p;
-    char why[256];
-    if (!T_CHECK(hsp_plan_make(&p, n, k->m, 0, t, why, sizeof why) == 0)) {
-        fprintf(stderr, "  %s: %s\n", what, why);
-        return;
-    }
+    if (!psc_plan(&p, k, 0, t, what)) return;
     T_EQ_INT(p.scheme, expect);
     T_EQ_INT(p.bitmap, t->bitmap == HSP_BITMAP_ON);
     int *tab = (int *)gen_alloc(sizeof(int) * (size_t)k->m), *ref = (int *)gen_alloc(sizeof(int) * n),
@@ -403,12 +396,6 @@ static void check_ranked(const keys1d *k, const hsp_tuning *t, hsp_scheme expect
     check_ranked1(k, &u, expect, what);
 }
 
-static hsp_tuning tune(hsp_scheme sc, int pw, int coarse_pw, int ipt)
-{
-    hsp_tuning t = {pw, 0, ipt, HSP_AGG_AUTO, sc, 0, coarse_pw, HSP_MATCH_AUTO, 0, HSP_BITMAP_AUTO};
-    return t;
-}
-
 /* the ranked and two-level schemes, serially */
 static void test_ranked(void)
 {
@@ -419,24 +406,14 @@ static void test_ranked(void)
 #else
     const int nns = 6;
 #endif
-    for (int a = 0; a < nns; a++) { /* both schemes with their automatic widths */
-        hsp_tuning r = tune(HSP_SCHEME_RANKED, 0, 0, 0), two = tune(HSP_SCHEME_TWO_LEVEL, 0, 0, 0);
-        keys1d_generate(&k, ns[a], 2.0, 4.0, 17 + ns[a]);
-        check_ranked(&k, &r, HSP_SCHEME_RANKED, "uniform keys, ranked");
-        check_ranked(&k, &two, HSP_SCHEME_TWO_LEVEL, "uniform keys, two-level");
-        keys1d_free(&k);
-        keys1d_clustered(&k, ns[a], 2.0, 1.2, 29 + ns[a]);
-        check_ranked(&k, &r, HSP_SCHEME_RANKED, "clustered keys, ranked");
-        check_ranked(&k, &two, HSP_SCHEME_TWO_LEVEL, "clustered keys, two-level");
-        keys1d_free(&k);
-    }
+    for (int a = 0; a < nns; a++) psc_uniform_clustered(ns[a], check_ranked); /* automatic widths */
     /* every fine width, every coarse width above it (1 .. 8 fine partitions a coarse one), every tile */
     keys1d_generate(&k, 30011, 2.0, 3.0, 5);
     for (int pw = HSP_PW_MIN; pw <= HSP_PW_LIMIT; pw++) {
-        hsp_tuning r = tune(HSP_SCHEME_RANKED, pw, 0, 4 << (pw % 3));
+        hsp_tuning r = psc_tuning(HSP_SCHEME_RANKED, pw, 0, 4 << (pw % 3), HSP_MATCH_AUTO);
         check_ranked(&k, &r, HSP_SCHEME_RANKED, "ranked, forced width");
         for (int pw1 = pw + 1; pw1 <= pw + 8 && pw1 <= HSP_COARSE_PW_LIMIT; pw1 += 1 + (pw & 1)) {
-            hsp_tuning two = tune(HSP_SCHEME_TWO_LEVEL, pw, pw1, 4 << (pw1 % 3));
+            hsp_tuning two = psc_tuning(HSP_SCHEME_TWO_LEVEL, pw, pw1, 4 << (pw1 % 3), HSP_MATCH_AUTO);
             two.ipt2 = 4 << ((pw + pw1) % 3);
             check_ranked(&k, &two, HSP_SCHEME_TWO_LEVEL, "two-level, forced widths");
         }
@@ -446,7 +423,7 @@ static void test_ranked(void)
      * one bucket more is refused */
     long clo[2] = {0, (1L << 21) - 5000}, clen[2] = {50000, 5000};
     keys1d_ranges(&k, clo, clen, 2, 8);
-    hsp_tuning mr = {8, 0, 16, HSP_AGG_AUTO, HSP_SCHEME_RANKED, 0, 0, HSP_MATCH_ON, 0, HSP_BITMAP_AUTO};
+    hsp_tuning mr = psc_tuning(HSP_SCHEME_RANKED, 8, 0, 16, HSP_MATCH_ON);
     check_ranked(&k, &mr, HSP_SCHEME_RANKED, "ranked, match, 8192 partitions");
     mr.match = HSP_MATCH_OFF;
     check_ranked(&k, &mr, HSP_SCHEME_RANKED, "ranked, 8192 partitions");
@@ -457,39 +434,17 @@ static void test_ranked(void)
     }
     keys1d_free(&k);
     /* empty partitions: dense runs far apart (coarse partitions with no key at all) */
-    long lo[3] = {0, 5000, 270001}, len[3] = {100, 3000, 11111};
-    keys1d_ranges(&k, lo, len, 3, 99);
-    hsp_tuning e1 = tune(HSP_SCHEME_RANKED, 8, 0, 4), e2 = tune(HSP_SCHEME_TWO_LEVEL, 8, 12, 4);
-    check_ranked(&k, &e1, HSP_SCHEME_RANKED, "empty partitions, ranked");
-    check_ranked(&k, &e2, HSP_SCHEME_TWO_LEVEL, "empty partitions, two-level");
-    keys1d_free(&k);
+    psc_empty_partitions(11111, check_ranked);
     /* full partitions (every bucket used) and one key more; one coarse partition of many
      * fine-pass tiles, exactly a multiple of the tile and one key past it */
     const int pws[] = {8, 12, 15};
-    for (int a = 0; a < 3; a++) {
-        int pw = pws[a];
-        hsp_tuning r = tune(HSP_SCHEME_RANKED, pw, 0, 0), two = tune(HSP_SCHEME_TWO_LEVEL, pw, pw + 2, 0);
-        keys1d_generate(&k, 4L << pw, 2.0, 2.0, 7 + a);
-        check_ranked(&k, &r, HSP_SCHEME_RANKED, "full partitions, ranked");
-        check_ranked(&k, &two, HSP_SCHEME_TWO_LEVEL, "full partitions, two-level (one full coarse)");
-        keys1d_free(&k);
-        keys1d_generate(&k, (3L << pw) + 1, 2.0, 2.0, 11 + a);
-        check_ranked(&k, &r, HSP_SCHEME_RANKED, "full partitions and one key, ranked");
-        check_ranked(&k, &two, HSP_SCHEME_TWO_LEVEL, "full partitions and one key, two-level");
-        keys1d_free(&k);
-    }
-    const long tile2 = (long)HSP_SCATTER_THREADS * HSP_FINE_IPT, many[] = {3 * tile2, 3 * tile2 + 1};
-    for (int a = 0; a < 2; a++) {
-        hsp_tuning one = tune(HSP_SCHEME_TWO_LEVEL, 8, 16, 0);
-        keys1d_generate(&k, many[a], 2.0, 2.0, 21 + a); /* m = n <= 2^16: one coarse partition */
-        check_ranked(&k, &one, HSP_SCHEME_TWO_LEVEL, "one coarse partition, many tiles");
-        keys1d_free(&k);
-    }
+    for (int a = 0; a < 3; a++) psc_full_partitions(pws[a], a, check_ranked);
+    psc_many_tiles(check_ranked);
     /* the precondition: two keys in one bucket -> one of them is lost, the count shows it */
     {
         double x[4] = {0.0, 2.0, 2.5, 6.0};
         for (int sc = HSP_SCHEME_RANKED; sc <= HSP_SCHEME_TWO_LEVEL; sc++) {
-            hsp_tuning t = tune((hsp_scheme)sc, 0, 0, 0);
+            hsp_tuning t = psc_tuning((hsp_scheme)sc, 0, 0, 0, HSP_MATCH_AUTO);
             hsp_plan p;
             char why[128];
             int idx[4] = {-1, -1, -1, -1};
