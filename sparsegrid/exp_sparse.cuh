@@ -36,11 +36,15 @@ static const struct { int M, G, threads, direct; } SPARSE_STREAM[SPARSE_STREAM_N
  * M, G, threads); 1: bulk copies, one buffer (the load waits for the store; the other blocks of
  * the SM overlap it); 2: the next group's load runs while this one is computed (1024 threads for
  * the grids of which only one block of two buffers fits an SM).  Pairs: top
- * tasks of mu <= 3 take two poles (half the index work per item, more bank conflicts). */
-#define SPARSE_PIPE_N 10
-static const struct { int M, G, threads, nbuf, pairs; } SPARSE_PIPE[SPARSE_PIPE_N] = {
-    {3, 1, 256, 0, 0}, {3, 1, 256, 1, 0}, {3, 1, 512, 1, 0}, {3, 1, 256, 2, 0}, {3, 1, 512, 2, 0},
-    {3, 1, 1024, 2, 0}, {0, 1, 256, 2, 0}, {3, 2, 256, 2, 0}, {3, 1, 256, 2, 1}, {0, 1, 256, 2, 1}};
+ * tasks of mu <= 3 take two poles (half the index work per item, more bank conflicts).  minb
+ * (rows _r6, _r8): the register-capped kernel, 6 or 8 blocks of 256 threads per SM where shared
+ * memory lets them in (float grids of d <= 4: the uncapped 47 registers allow 5).  128 threads:
+ * more, smaller blocks per SM (a barrier stalls fewer warps). */
+#define SPARSE_PIPE_N 15
+static const struct { int M, G, threads, nbuf, pairs, minb; } SPARSE_PIPE[SPARSE_PIPE_N] = {
+    {3, 1, 256, 0, 0, 0}, {3, 1, 256, 1, 0, 0}, {3, 1, 512, 1, 0, 0}, {3, 1, 256, 2, 0, 0}, {3, 1, 512, 2, 0, 0},
+    {3, 1, 1024, 2, 0, 0}, {0, 1, 256, 2, 0, 0}, {3, 2, 256, 2, 0, 0}, {3, 1, 256, 2, 1, 0}, {0, 1, 256, 2, 1, 0},
+    {3, 1, 128, 1, 0, 0}, {3, 1, 1024, 1, 0, 0}, {3, 1, 256, 1, 0, 6}, {3, 1, 256, 2, 0, 6}, {3, 1, 256, 1, 0, 8}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N)
 
@@ -93,23 +97,24 @@ static void sparse_pipe_setup(const sg_opts *o, sparse_plans *p, const sgs_grid 
         if (M < 3) M = 3;
         for (int i = 0; i < p->npv; i++)
             dup |= p->pv[i].M == M && p->pv[i].G == SPARSE_PIPE[c].G && p->pv[i].threads == SPARSE_PIPE[c].threads &&
-                   p->pv[i].nbuf == SPARSE_PIPE[c].nbuf && p->pv[i].pairs == SPARSE_PIPE[c].pairs;
+                   p->pv[i].nbuf == SPARSE_PIPE[c].nbuf && p->pv[i].pairs == SPARSE_PIPE[c].pairs &&
+                   p->pv[i].minb == SPARSE_PIPE[c].minb;
         if (dup) continue;
         char err[200];
         sgst_gpu *s = p->pv + p->npv;
         int rc = sgsp_gpu_setup(s, g, elem, M, SPARSE_PIPE[c].G, SPARSE_PIPE[c].threads, SPARSE_PIPE[c].nbuf,
-                                SPARSE_PIPE[c].pairs, o->c.device, o->max_blocks, err, sizeof err);
+                                SPARSE_PIPE[c].pairs, SPARSE_PIPE[c].minb, o->c.device, o->max_blocks, err, sizeof err);
         if (rc) {
-            datfile_meta(d, "pipe_plan", "d=%d n=%d: M=%d G=%d %d threads %d buffers%s left out: %s", g->d, g->n, M,
+            datfile_meta(d, "pipe_plan", "d=%d n=%d: M=%d G=%d %d threads %d buffers%s%s left out: %s", g->d, g->n, M,
                          SPARSE_PIPE[c].G, SPARSE_PIPE[c].threads, SPARSE_PIPE[c].nbuf, SPARSE_PIPE[c].pairs ? " pairs" : "",
-                         err);
+                         SPARSE_PIPE[c].minb ? " register-capped" : "", err);
             continue;
         }
         p->npv++;
-        datfile_meta(d, "pipe_plan", "d=%d n=%d: gpu_sparse_pipe_m%d_g%d_b%d%s, %d threads: %d lists (%d barriers per "
+        datfile_meta(d, "pipe_plan", "d=%d n=%d: gpu_sparse_pipe_m%d_g%d_b%d%s%s, %d threads: %d lists (%d barriers per "
                      "group), %.2f tasks and %.2f items per point, %d buffers (%s), %s, %zu bytes of shared memory per "
                      "block, %d blocks per SM, %d registers per thread, %d blocks launched at most", g->d, g->n, s->M, s->G,
-                     s->nbuf, s->pairs ? "_p" : "", s->threads, s->nlist, s->nlist + 2, s->tasks_pt, s->items_pt, s->nbuf,
+                     s->nbuf, s->pairs ? "_p" : "", s->minb == 6 ? "_r6" : s->minb == 8 ? "_r8" : "", s->threads, s->nlist, s->nlist + 2, s->tasks_pt, s->items_pt, s->nbuf,
                      s->nbuf ? "bulk copies" : "the threads copy", s->pairs ? "pole pairs" : "single poles", s->smem,
                      s->per_sm, s->regs, s->blocks);
     }
@@ -212,8 +217,8 @@ static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, c
     for (int inv = 0; inv < 2; inv++)
         for (int c = 0; c < p->npv; c++) {
             char name[48];
-            snprintf(name, sizeof name, "gpu_sparse_pipe_m%d_g%d_b%d%s", p->pv[c].M, p->pv[c].G, p->pv[c].nbuf,
-                     p->pv[c].pairs ? "_p" : "");
+            snprintf(name, sizeof name, "gpu_sparse_pipe_m%d_g%d_b%d%s%s", p->pv[c].M, p->pv[c].G, p->pv[c].nbuf,
+                     p->pv[c].pairs ? "_p" : "", p->pv[c].minb == 6 ? "_r6" : p->pv[c].minb == 8 ? "_r8" : "");
             int before = n;
             impl_add(list, &n, SPARSE_GPU_PIPE, inv, p->pv[c].threads, NULL, NULL, name, impls);
             if (n > before) list[n - 1].sv = p->pv + c;

@@ -301,6 +301,11 @@ static __host__ __device__ __forceinline__ int sgsp_cls_bytes(int nlist, int M) 
 /* Threads per block at most and the register cap: 1024 threads (64 registers) for one grid, M = 3
  * and single poles, 512 (128 registers) otherwise (pairs of double poles of mu = 3 spill at 64). */
 #define SGSP_MAXT(G, M, P) ((G) == 1 && (M) <= 3 && !(P) ? 1024 : 512)
+/* The register-capped variants: blocks of at most SGSP_CAPT threads, at least minb of them per SM
+ * (6: 40 registers per thread, no spill in float; 8: 32 registers, a few spilled words), for grids
+ * small enough that shared memory would let that many blocks in while the registers (47 per
+ * thread uncapped) let 5. */
+#define SGSP_CAPT 256
 
 /* k_sparse_pipe: the work of k_sparse_stream (same plan, same tasks per thread, same bits)
  * with the cheaper walk (sgst_walk2, B = 2^bb) and, for NBUF = 1 or 2, the copies done by the
@@ -319,8 +324,8 @@ static __host__ __device__ __forceinline__ int sgsp_cls_bytes(int nlist, int M) 
  * store is issued.  smem: 16 bytes of mbarriers, the class bounds of every list in the order the
  * lists run (staged once per block: one shared-memory round trip per list instead of the step and
  * bounds loads), then NBUF (at least 1) buffers of bufelems. */
-template <typename T, int G, int M, int NBUF, int PAIRS>
-__global__ void __launch_bounds__(SGSP_MAXT(G, M, PAIRS)) k_sparse_pipe(const T *in, T *out, long long ngrids, sgst_dev g,
+template <typename T, int G, int M, int NBUF, int PAIRS, int MINB>
+__global__ void __launch_bounds__(MINB ? SGSP_CAPT : SGSP_MAXT(G, M, PAIRS), MINB ? MINB : 1) k_sparse_pipe(const T *in, T *out, long long ngrids, sgst_dev g,
                                                                   int inverse, int bb, int bufelems)
 {
     extern __shared__ __align__(16) unsigned char sgst_smem[];
@@ -391,6 +396,7 @@ typedef struct {
     int M, G, direct; /* pole levels per task, grids per block, direct store (k_sparse_stream) */
     int pipe, nbuf;   /* k_sparse_pipe with nbuf buffers (0: the threads copy) */
     int pairs;        /* k_sparse_pipe: pole pairs (sgst_plan.pairs) */
+    int minb;         /* k_sparse_pipe: register-capped variant (minb blocks of SGSP_CAPT threads per SM), 0: not */
     int bb, bufelems; /* k_sparse_pipe: log2 threads, elements per buffer */
     size_t elem;      /* bytes per element (k_sparse_pipe: its plan's bank-aware order) */
     int threads;      /* threads per block */
@@ -414,19 +420,25 @@ static inline void (*sgst_kernel(int G, int M, int direct))(const T *, T *, long
     return NULL;
 }
 
-/* The kernel of k_sparse_pipe (T, G, M, nbuf, pairs); NULL when not instantiated.  Pole pairs:
- * G = 1 with 1 or 2 buffers. */
+/* The kernel of k_sparse_pipe (T, G, M, nbuf, pairs, minb); NULL when not instantiated.  Pole
+ * pairs: G = 1 with 1 or 2 buffers.  minb = 6 or 8 (register-capped: at least minb blocks of
+ * SGSP_CAPT threads per SM): G = 1, M = 3, single poles, 1 or 2 buffers. */
 template <typename T>
-static inline void (*sgsp_kernel(int G, int M, int nbuf, int pairs))(const T *, T *, long long, sgst_dev, int, int, int)
+static inline void (*sgsp_kernel(int G, int M, int nbuf, int pairs, int minb))(const T *, T *, long long, sgst_dev, int, int, int)
 {
 #define SGSP_K(GG, MM)                                                                                  \
-    if (G == GG && M == MM && !pairs)                                                                   \
-        return nbuf == 0 ? k_sparse_pipe<T, GG, MM, 0, 0> : nbuf == 1 ? k_sparse_pipe<T, GG, MM, 1, 0>  \
-             : nbuf == 2 ? k_sparse_pipe<T, GG, MM, 2, 0> : NULL;
+    if (G == GG && M == MM && !pairs && !minb)                                                          \
+        return nbuf == 0 ? k_sparse_pipe<T, GG, MM, 0, 0, 0> : nbuf == 1 ? k_sparse_pipe<T, GG, MM, 1, 0, 0> \
+             : nbuf == 2 ? k_sparse_pipe<T, GG, MM, 2, 0, 0> : NULL;
 #define SGSP_KP(MM)                                                                                     \
-    if (G == 1 && M == MM && pairs)                                                                     \
-        return nbuf == 1 ? k_sparse_pipe<T, 1, MM, 1, 1> : nbuf == 2 ? k_sparse_pipe<T, 1, MM, 2, 1> : NULL;
+    if (G == 1 && M == MM && pairs && !minb)                                                            \
+        return nbuf == 1 ? k_sparse_pipe<T, 1, MM, 1, 1, 0> : nbuf == 2 ? k_sparse_pipe<T, 1, MM, 2, 1, 0> : NULL;
     SGSP_K(1, 3) SGSP_K(1, 4) SGSP_K(1, 5) SGSP_K(2, 3) SGSP_KP(3) SGSP_KP(4) SGSP_KP(5)
+#define SGSP_KR(MB)                                                                                     \
+    if (G == 1 && M == 3 && !pairs && minb == MB)                                                       \
+        return nbuf == 1 ? k_sparse_pipe<T, 1, 3, 1, 0, MB> : nbuf == 2 ? k_sparse_pipe<T, 1, 3, 2, 0, MB> : NULL;
+    SGSP_KR(6) SGSP_KR(8)
+#undef SGSP_KR
 #undef SGSP_K
 #undef SGSP_KP
     return NULL;
@@ -542,18 +554,20 @@ static inline int sgst_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, in
  * nbuf >= 1), the tasks in the bank-aware order for elem (sgst_pack), and `threads` a power of
  * two from 32 to SGSP_MAXT(G, M, pairs).  Returns 0, -1 (refused: the reason in err) or -2. */
 static inline int sgsp_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, int M, int G, int threads, int nbuf,
-                                 int pairs, int device, int max_blocks, char *err, size_t errsz)
+                                 int pairs, int minb, int device, int max_blocks, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     if (elem != sizeof(float) && elem != sizeof(double)) { snprintf(err, errsz, "element size %zu", elem); return -1; }
-    const void *fn = elem == sizeof(float) ? (const void *)sgsp_kernel<float>(G, M, nbuf, pairs)
-                                           : (const void *)sgsp_kernel<double>(G, M, nbuf, pairs);
+    const void *fn = elem == sizeof(float) ? (const void *)sgsp_kernel<float>(G, M, nbuf, pairs, minb)
+                                           : (const void *)sgsp_kernel<double>(G, M, nbuf, pairs, minb);
     if (!fn) {
-        snprintf(err, errsz, "k_sparse_pipe: G = %d, M = %d, %d buffers%s not instantiated", G, M, nbuf, pairs ? ", pairs" : "");
+        snprintf(err, errsz, "k_sparse_pipe: G = %d, M = %d, %d buffers%s%s not instantiated", G, M, nbuf, pairs ? ", pairs" : "",
+                 minb ? ", register-capped" : "");
         return -1;
     }
-    if (threads < 32 || threads > SGSP_MAXT(G, M, pairs) || (threads & (threads - 1))) {
-        snprintf(err, errsz, "%d threads per block (a power of two, 32 to %d)", threads, SGSP_MAXT(G, M, pairs));
+    int tmax = minb ? SGSP_CAPT : SGSP_MAXT(G, M, pairs);
+    if (threads < 32 || threads > tmax || (threads & (threads - 1))) {
+        snprintf(err, errsz, "%d threads per block (a power of two, 32 to %d)", threads, tmax);
         return -1;
     }
     if (nbuf > 0) {
@@ -578,6 +592,7 @@ static inline int sgsp_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, in
     s->pipe = 1;
     s->nbuf = nbuf;
     s->pairs = pairs;
+    s->minb = minb;
     s->elem = elem;
     s->threads = threads;
     for (s->bb = 0; (1 << s->bb) < threads; s->bb++) {}
@@ -596,7 +611,7 @@ static inline void sgst_gpu_run(const sgst_gpu *s, const T *in, T *out, long lon
     long long groups = (ngrids + s->G - 1) / s->G, blocks = groups < s->blocks ? groups : s->blocks;
     if (blocks < 1) return;
     if (s->pipe)
-        sgsp_kernel<T>(s->G, s->M, s->nbuf, s->pairs)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse,
+        sgsp_kernel<T>(s->G, s->M, s->nbuf, s->pairs, s->minb)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse,
                                                                                        s->bb, s->bufelems);
     else
         sgst_kernel<T>(s->G, s->M, s->direct)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse);

@@ -70,13 +70,13 @@ static void batch_free(batch_t<T> *b)
  * k_sparse_stream (direct store or not); nbuf >= 0: k_sparse_pipe with nbuf buffers. */
 template <typename T>
 static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, int direct, int max_blocks, int in_place,
-                  int offset, int nbuf = -1, int pairs = 0)
+                  int offset, int nbuf = -1, int pairs = 0, int minb = 0)
 {
     const sgs_grid *g = b->g;
     sgst_gpu s;
     char err[200];
     int rc = nbuf < 0 ? sgst_gpu_setup(&s, g, sizeof(T), M, G, threads, direct, 0, max_blocks, err, sizeof err)
-                      : sgsp_gpu_setup(&s, g, sizeof(T), M, G, threads, nbuf, pairs, 0, max_blocks, err, sizeof err);
+                      : sgsp_gpu_setup(&s, g, sizeof(T), M, G, threads, nbuf, pairs, minb, 0, max_blocks, err, sizeof err);
     if (rc == -1) { /* refused: only when the buffers do not fit the shared memory of a block (or no sm_90) */
         int optin = 0, major = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
@@ -101,6 +101,7 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
         return;
     }
     T_CHECK(rc == 0 && s.per_sm >= 1 && s.blocks >= 1);
+    if (minb) T_CHECK(s.regs <= 65536 / (minb * SGSP_CAPT)); /* the cap holds */
     size_t bytes = sizeof(T) * (size_t)(ngrids * b->N);
     T *a = b->d_a + offset, *o = in_place ? a : b->d_b + offset;
     for (int inv = 0; inv < 2; inv++) {
@@ -117,6 +118,7 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
                    nbuf >= 0 ? (nbuf == 0 ? "pipe, threads copy" : nbuf == 1 ? (pairs ? "pipe, 1 buffer, pairs" : "pipe, 1 buffer")
                                 : pairs ? "pipe, 2 buffers, pairs" : "pipe, 2 buffers") : direct ? "direct" : "staged",
                    max_blocks, in_place ? "in place" : "out of place", offset, inv ? "dehierarchization" : "hierarchization");
+        if (!same && minb) printf("  (register-capped variant, %d blocks per SM)\n", minb);
     }
     sgst_gpu_free(&s);
 }
@@ -151,6 +153,8 @@ static void check_grid(const sgs_grid *g, long long ngrids, int ci, int small)
             if (!small && PIPE_G[p] == 2) check<T>(&b, 1, PIPE_M[p], 2, 64, 0, 0, 0, 1, nbuf); /* fewer than G */
             if (PIPE_G[p] == 1 && nbuf > 0) /* pole pairs */
                 check<T>(&b, ngrids, PIPE_M[p], 1, 64 << (c % 4), 0, c % 3 ? 2 : 0, (c + 1) % 2, (c / 2 + 1) % 2, nbuf, 1);
+            if (p == 0 && nbuf > 0) /* the register-capped variant (M = 3, G = 1) */
+                check<T>(&b, ngrids, 3, 1, 32 << (c % 4), 0, c % 3 ? 0 : 2, c % 2, (c / 2 + 1) % 2, nbuf, 0, c % 2 ? 6 : 8);
         }
     batch_free(&b);
 }
@@ -194,6 +198,12 @@ int main(int argc, char **argv)
                         if (th > SGSP_MAXT(PIPE_G[p], PIPE_M[p], 0)) continue;
                         check<float>(&bf, 41, PIPE_M[p], PIPE_G[p], th, 0, 3, nbuf == 1, (th / 32 + nbuf) % 2, nbuf);
                         check<double>(&bd, 23, PIPE_M[p], PIPE_G[p], th, 0, 3, nbuf != 1, (th / 64 + nbuf) % 2, nbuf);
+                        if (p == 0 && nbuf > 0 && th <= SGSP_CAPT) { /* register-capped */
+                            for (int mb = 6; mb <= 8; mb += 2) {
+                                check<float>(&bf, 41, 3, 1, th, 0, 3, nbuf == 1, (th / 64 + nbuf) % 2, nbuf, 0, mb);
+                                check<double>(&bd, 23, 3, 1, th, 0, 3, nbuf != 1, (th / 32 + nbuf) % 2, nbuf, 0, mb);
+                            }
+                        }
                         if (PIPE_G[p] == 1 && nbuf > 0 && th <= SGSP_MAXT(1, PIPE_M[p], 1)) { /* pole pairs */
                             check<float>(&bf, 41, PIPE_M[p], 1, th, 0, 3, nbuf != 1, (th / 64 + nbuf) % 2, nbuf, 1);
                             check<double>(&bd, 23, PIPE_M[p], 1, th, 0, 3, nbuf == 1, (th / 32 + nbuf) % 2, nbuf, 1);
