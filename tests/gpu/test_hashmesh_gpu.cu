@@ -8,17 +8,7 @@
 #include "../../hashmesh/gen.h"
 #include "../../hashmesh/hash.h"
 #include "../../hashmesh/kernels.cuh"
-
-static void *up(const void *h, size_t bytes)
-{
-    void *p = NULL;
-    CHECK_CUDA(cudaMalloc(&p, bytes ? bytes : 1));
-    if (bytes) CHECK_CUDA(cudaMemcpy(p, h, bytes, cudaMemcpyHostToDevice));
-    return p;
-}
-static void down(void *h, const void *d, size_t bytes) { CHECK_CUDA(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost)); }
-
-static int same(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
+#include "hashmesh_dev.cuh"
 
 /* running maximum of |got - ref| in which a NaN (an output left at its NaN poison) sticks:
  * `if (!(d <= md)) md = d` would let the next finite difference overwrite it */
@@ -28,10 +18,9 @@ static void test_1d(long n, double ratio)
 {
     keys1d k;
     keys1d_generate(&k, n, 2.0, 2.0 * ratio, 11 + n);
-    int *t = (int *)malloc(sizeof(int) * k.m), *ref = (int *)malloc(sizeof(int) * n), *got = (int *)malloc(sizeof(int) * n);
-    int *l = (int *)malloc(sizeof(int) * n), *r = (int *)malloc(sizeof(int) * n), *gl = (int *)malloc(sizeof(int) * n),
-        *gr = (int *)malloc(sizeof(int) * n);
-    double *sorted = (double *)malloc(sizeof(double) * n), *gs = (double *)malloc(sizeof(double) * n);
+    int *t = (int *)malloc(sizeof(int) * k.m), *ref = (int *)malloc(sizeof(int) * n);
+    int *l = (int *)malloc(sizeof(int) * n), *r = (int *)malloc(sizeof(int) * n);
+    double *sorted = (double *)malloc(sizeof(double) * n);
     hash_sort1d_cpu(k.x, n, k.xmin, k.dmin, t, k.m, ref, sorted);
     hash_neigh1d_cpu(k.x, n, k.xmin, k.dmin, t, k.m, l, r);
     gpu_hash_ctx g;
@@ -48,26 +37,18 @@ static void test_1d(long n, double ratio)
     CHECK_CUDA(cudaMalloc(&g.right, sizeof(int) * n));
     CHECK_CUDA(cudaMemset(g.idx, 0xAB, sizeof(int) * n));
     gpu_hash_sort1d(&g, 0);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    down(got, g.idx, sizeof(int) * n);
-    down(gs, g.sorted, sizeof(double) * n);
-    T_CHECK(same(got, ref, sizeof(int) * n));
-    T_CHECK(same(gs, sorted, sizeof(double) * n));
+    T_CHECK(dev_same(g.idx, ref, sizeof(int) * n));
+    T_CHECK(dev_same(g.sorted, sorted, sizeof(double) * n));
     gpu_hash_sort1d(&g, 0); /* a second run (the table is dirty) gives the same */
-    CHECK_CUDA(cudaDeviceSynchronize());
-    down(got, g.idx, sizeof(int) * n);
-    T_CHECK(same(got, ref, sizeof(int) * n));
+    T_CHECK(dev_same(g.idx, ref, sizeof(int) * n));
     CHECK_CUDA(cudaMemset(g.left, 0xAB, sizeof(int) * n));
     CHECK_CUDA(cudaMemset(g.right, 0xAB, sizeof(int) * n));
     gpu_hash_neigh1d(&g, 0);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    down(gl, g.left, sizeof(int) * n);
-    down(gr, g.right, sizeof(int) * n);
-    T_CHECK(same(gl, l, sizeof(int) * n));
-    T_CHECK(same(gr, r, sizeof(int) * n));
+    T_CHECK(dev_same(g.left, l, sizeof(int) * n));
+    T_CHECK(dev_same(g.right, r, sizeof(int) * n));
     void *fr[] = {(void *)g.x, g.t, g.off, g.tmp, g.idx, g.sorted, g.left, g.right};
     for (int a = 0; a < 8; a++) CHECK_CUDA(cudaFree(fr[a]));
-    free(t); free(ref); free(got); free(l); free(r); free(gl); free(gr); free(sorted); free(gs);
+    free(t); free(ref); free(l); free(r); free(sorted);
     keys1d_free(&k);
 }
 
@@ -77,8 +58,7 @@ static void test_2d(int nx, int ny, int levmax, double frac)
     amr_generate(&m, nx, ny, levmax, frac, 21 + nx);
     amr_generate(&m2, nx, ny, levmax, frac, 22 + ny);
     long n = m.n, W = amr_width(&m), H = amr_height(&m);
-    int *t = (int *)malloc(sizeof(int) * W * H), *ref = (int *)malloc(sizeof(int) * 4 * n),
-        *got = (int *)malloc(sizeof(int) * 4 * n);
+    int *t = (int *)malloc(sizeof(int) * W * H), *ref = (int *)malloc(sizeof(int) * 4 * n);
     gpu_hash_ctx g;
     memset(&g, 0, sizeof g);
     g.n = (int)n; g.levmax = levmax; g.W = W; g.H = H; g.m = W * H;
@@ -95,16 +75,12 @@ static void test_2d(int nx, int ny, int levmax, double frac)
     hash_sort2d_cpu(m.i, m.j, m.lev, n, levmax, W, H, t, ref);
     CHECK_CUDA(cudaMemset(g.idx, 0xAB, sizeof(int) * n));
     gpu_hash_sort2d(&g, 0);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    down(got, g.idx, sizeof(int) * n);
-    T_CHECK(same(got, ref, sizeof(int) * n));
+    T_CHECK(dev_same(g.idx, ref, sizeof(int) * n));
     /* neighbours 2D */
     hash_neigh2d_cpu(m.i, m.j, m.lev, n, levmax, W, H, t, ref);
     CHECK_CUDA(cudaMemset(g.nb, 0xAB, sizeof(int) * 4 * n));
     gpu_hash_neigh2d(&g, 0);
-    CHECK_CUDA(cudaDeviceSynchronize());
-    down(got, g.nb, sizeof(int) * 4 * n);
-    T_CHECK(same(got, ref, sizeof(int) * 4 * n));
+    T_CHECK(dev_same(g.nb, ref, sizeof(int) * 4 * n));
     /* remap 2D */
     field f;
     field2d_make(&f, &m, 2.0, 0.01, -0.02, 0.5, W / 3.0 + 1);
@@ -138,7 +114,7 @@ static void test_2d(int nx, int ny, int levmax, double frac)
     void *fr[] = {(void *)g.ci, (void *)g.cj, (void *)g.lev, g.t, g.off, g.tmp, g.idx, g.nb, (void *)rc.ni, (void *)rc.nj,
                   (void *)rc.nl, (void *)rc.mean, (void *)rc.gx, (void *)rc.gy, rc.out};
     for (int a = 0; a < 15; a++) CHECK_CUDA(cudaFree(fr[a]));
-    free(t); free(ref); free(got); free(cr); free(gr);
+    free(t); free(ref); free(cr); free(gr);
     field_free(&f);
     amr_free(&m); amr_free(&m2);
 }

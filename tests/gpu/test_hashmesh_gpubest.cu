@@ -14,27 +14,13 @@
 #include "../../hashmesh/best.h"
 #include "../../hashmesh/compact.h"
 #include "../../hashmesh/kernels.cuh"
-
-static void *up(const void *h, size_t bytes)
-{
-    void *p = NULL;
-    CHECK_CUDA(cudaMalloc(&p, bytes ? bytes : 1));
-    if (bytes) CHECK_CUDA(cudaMemcpy(p, h, bytes, cudaMemcpyHostToDevice));
-    return p;
-}
-static void *dalloc(size_t bytes)
-{
-    void *p = NULL;
-    CHECK_CUDA(cudaMalloc(&p, bytes ? bytes : 1));
-    return p;
-}
-static void down(void *h, const void *d, size_t bytes) { CHECK_CUDA(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost)); }
+#include "hashmesh_dev.cuh"
 
 /* radix32 on keys k vs the CPU hash order (ref computed here) */
 static void check_radix32(const keys1d *k)
 {
     long n = k->n;
-    int *t = (int *)malloc(sizeof(int) * k->m), *ref = (int *)malloc(sizeof(int) * n), *got = (int *)malloc(sizeof(int) * n);
+    int *t = (int *)malloc(sizeof(int) * k->m), *ref = (int *)malloc(sizeof(int) * n);
     T_EQ_INT(hash_sort1d_cpu(k->x, n, k->xmin, k->dmin, t, k->m, ref, NULL), n);
     gpu_radix32_ctx q;
     q.x = (const double *)up(k->x, sizeof(double) * n);
@@ -46,9 +32,7 @@ static void check_radix32(const keys1d *k)
     for (int rep = 0; rep < 2; rep++) {
         CHECK_CUDA(cudaMemset(q.vout, 0xAB, 4 * n));
         gpu_radix32_sort1d(&q, 0);
-        CHECK_CUDA(cudaDeviceSynchronize());
-        down(got, q.vout, 4 * n);
-        T_CHECK(memcmp(got, ref, 4 * n) == 0);
+        T_CHECK(dev_same(q.vout, ref, 4 * n));
     }
     unsigned *keys = (unsigned *)malloc(4 * n);
     down(keys, q.kout, 4 * n);
@@ -57,7 +41,7 @@ static void check_radix32(const keys1d *k)
     T_CHECK(asc);
     const void *fr[] = {q.x, q.kin, q.kout, q.vin, q.vout, q.tmp};
     for (int a = 0; a < 6; a++) CHECK_CUDA(cudaFree((void *)fr[a]));
-    free(t); free(ref); free(got); free(keys);
+    free(t); free(ref); free(keys);
 }
 
 /* GPU compact neighbours = CPU compact (= perfect where it fits) */
@@ -65,8 +49,7 @@ static void check_compact(const amr_mesh *m, double load)
 {
     long n = m->n, W = amr_width(m), H = amr_height(m), cap = ch_capacity(n, load);
     uint64_t *keys = (uint64_t *)malloc(sizeof(uint64_t) * cap);
-    int *vals = (int *)malloc(sizeof(int) * cap), *ref = (int *)malloc(sizeof(int) * 4 * n),
-        *got = (int *)malloc(sizeof(int) * 4 * n);
+    int *vals = (int *)malloc(sizeof(int) * cap), *ref = (int *)malloc(sizeof(int) * 4 * n);
     T_EQ_INT(ch_neigh2d_cpu(keys, vals, cap, m->i, m->j, m->lev, n, m->levmax, W, H, ref), 0);
     if ((double)W * H <= 1e8) {
         int *t = (int *)malloc(sizeof(int) * W * H), *p = (int *)malloc(sizeof(int) * 4 * n);
@@ -83,13 +66,11 @@ static void check_compact(const amr_mesh *m, double load)
     for (int rep = 0; rep < 2; rep++) {
         CHECK_CUDA(cudaMemset(g.nb, 0xAB, 16 * n));
         gpu_ch_neigh2d(&g, 0);
-        CHECK_CUDA(cudaDeviceSynchronize());
-        down(got, g.nb, 16 * n);
-        T_CHECK(memcmp(got, ref, 16 * n) == 0);
+        T_CHECK(dev_same(g.nb, ref, 16 * n));
     }
     const void *fr[] = {g.ci, g.cj, g.lev, g.keys, g.vals, g.nb};
     for (int a = 0; a < 6; a++) CHECK_CUDA(cudaFree((void *)fr[a]));
-    free(keys); free(vals); free(ref); free(got);
+    free(keys); free(vals); free(ref);
 }
 
 int main(void)
