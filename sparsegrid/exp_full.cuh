@@ -28,6 +28,18 @@ static void full_plans_free(full_plans *p)
     for (int v = 0; v < 3; v++) sg_fused_free(&p->fused[v]);
 }
 
+/* The n implementations of `checked` on the nt tiles of b, verified but not timed (the
+ * directions a figure checks but does not plot); references ready (full_reference). */
+static void full_verify_all(const sg_opts *o, const full_impl *checked, int n, const full_plans *p, const batch *b,
+                            long long nt)
+{
+    for (int k = 0; k < n; k++) {
+        full_job j = full_job_of(o, &checked[k], p, b, nt, 0);
+        run_case c = full_case(&j);
+        verify_untimed(&c, o->s);
+    }
+}
+
 /* ------------------------------------------------------------------ Figs. 5.1 - 5.3 */
 
 /* One figure: the thesis's tile shape and a log-spaced subset of its Nt range (0-terminated). */
@@ -96,11 +108,7 @@ static int fig5_run(sg_opts *o, const fig5_spec *s)
     for (int i = 0; i < cnt; i++) {
         long long nt = nts[i];
         full_reference(o, &b, &p.g, nt, 1);
-        for (int k = 0; k < 2; k++) {
-            full_job j = full_job_of(o, &FIG5_CHECKED[k], &p, &b, nt, 0);
-            run_case c = full_case(&j);
-            verify_untimed(&c, o->s);
-        }
+        full_verify_all(o, FIG5_CHECKED, 2, &p, &b, nt);
         for (int k = 0; k < 3; k++) {
             const full_impl *m = &FIG5_IMPLS[k];
             full_job j = full_job_of(o, m, &p, &b, nt, 0);
@@ -214,12 +222,20 @@ static const full_impl BANDWIDTH_CHECKED[2] = {
     {"gpu_thesis_inverse", FULL_GPU_THESIS, 0, 1},
 };
 
+/* Opens the data file of a GB/s figure (bandwidth, layout): the program's metadata, the L2
+ * size that beyond_l2 compares with, and the CPU rows (cpu_impls) with their threads and ISA. */
+static void gbs_open(const sg_opts *o, datfile *d, const char *figure, const char *file, int l2, const char *cpu_impls)
+{
+    dat_meta m = sg_meta(o, figure);
+    datfile_open(d, o->c.out, file, &m);
+    datfile_meta(d, "l2_bytes", "%d", l2);
+    datfile_meta(d, "cpu", "%s on %d OpenMP threads, %s", cpu_impls, o->threads, sg_cpu_isa());
+}
+
 static void bandwidth_open(const sg_opts *o, datfile *d, int l2)
 {
-    dat_meta m = sg_meta(o, "beyond the thesis: large Nt, GB/s vs a copy of the same bytes");
-    datfile_open(d, o->c.out, "sparsegrid_figx1_bandwidth.dat", &m);
-    datfile_meta(d, "l2_bytes", "%d", l2);
-    datfile_meta(d, "cpu", "cpu_tuned on %d OpenMP threads, %s", o->threads, sg_cpu_isa());
+    gbs_open(o, d, "beyond the thesis: large Nt, GB/s vs a copy of the same bytes", "sparsegrid_figx1_bandwidth.dat", l2,
+             "cpu_tuned");
     datfile_meta(d, "columns", "bytes_moved = 2 * Nt * tile bytes (read + write once); gbs = bytes_moved / median; "
                                "pct_copy = gbs / gbs of the copy kernel at the same size (same run); beyond_l2 = "
                                "bytes_moved > L2 size");
@@ -253,11 +269,7 @@ static int exp_bandwidth(void *opts)
             long long nt = tiles_in(lg, &p.g);
             double moved = 2.0 * nt * p.g.size * 4, copy_gbs = 0;
             full_reference(o, &b, &p.g, nt, 0);
-            for (int k = 0; k < 2; k++) {
-                full_job j = full_job_of(o, &BANDWIDTH_CHECKED[k], &p, &b, nt, 0);
-                run_case c = full_case(&j);
-                verify_untimed(&c, o->s);
-            }
+            full_verify_all(o, BANDWIDTH_CHECKED, 2, &p, &b, nt);
             for (int k = 0; k < 8; k++) {
                 const full_impl *m = &BANDWIDTH_IMPLS[k];
                 full_job j = full_job_of(o, m, &p, &b, nt, 0);

@@ -78,10 +78,8 @@ static void layout_row(datfile *d, const char *shape, const char *impl, const ch
 
 static void layout_open(const sg_opts *o, datfile *d, int l2)
 {
-    dat_meta m = sg_meta(o, "Fig. 2.9 of the thesis: full grids in place vs in subspace order");
-    datfile_open(d, o->c.out, "sparsegrid_figx7_layout.dat", &m);
-    datfile_meta(d, "l2_bytes", "%d", l2);
-    datfile_meta(d, "cpu", "cpu_tuned / cpu_shift on %d OpenMP threads, %s", o->threads, sg_cpu_isa());
+    gbs_open(o, d, "Fig. 2.9 of the thesis: full grids in place vs in subspace order", "sparsegrid_figx7_layout.dat", l2,
+             "cpu_tuned / cpu_shift");
     datfile_meta(d, "columns", "layout_in/layout_out: plain = the full grid, dimension 0 fastest; subspace = the thesis's "
                                "subspace order (sparse.h, sgs_init_full); bytes_moved = 2 * Nt * tile bytes; pct_copy = "
                                "gbs / copy kernel of the same bytes");
