@@ -37,6 +37,37 @@ static void sample_point(double *x, int d, int s, long long seed)
     for (int j = 0; j < d; j++) x[j] = (mix32((uint64_t)s * 8 + j + 1000003ULL * seed) + 0.5) / 4294967296.0;
 }
 
+/* Max and root-mean-square error against f_test over the samples random points of an
+ * interpolant: the piecewise d-linear one of the values u on the full grid of level n
+ * (sparse == NULL), or the one of the surpluses u of the sparse grid `sparse` (sgs_eval). */
+static void sample_errors(const double *u, int dd, int n, const sgs_grid *sparse, int samples, long long seed,
+                          double *emax, double *erms)
+{
+    double m = 0, e2 = 0;
+#pragma omp parallel for reduction(max : m) reduction(+ : e2)
+    for (int s = 0; s < samples; s++) {
+        double x[SGS_MAXD];
+        sample_point(x, dd, s, seed);
+        double a = fabs((sparse ? sgs_eval(u, sparse, x) : sg_eval_multilinear(u, dd, n, x)) - f_test(x, dd));
+        m = fmax(m, a);
+        e2 += a * a;
+    }
+    *emax = m;
+    *erms = sqrt(e2 / samples);
+}
+
+/* Opens the data file of an error figure of f_test over `samples` random points, up to its
+ * column names; columns_fmt (the "columns" metadata) takes the number of samples. */
+static void error_open(const sg_opts *o, datfile *d, const char *figure, const char *file, int samples,
+                       const char *columns_fmt, const char *columns)
+{
+    dat_meta m = sg_meta(o, figure);
+    datfile_open(d, o->c.out, file, &m);
+    datfile_meta(d, "function", "f(x) = exp(-|x - 0.3|^2) on [0,1]^d");
+    datfile_meta(d, "columns", columns_fmt, samples);
+    datfile_columns(d, columns);
+}
+
 /* ------------------------------------------- truncation: the sparse grid inside a full grid */
 
 /* One level L in d dimensions: the full grid's interpolant and the regular sparse grid kept
@@ -67,17 +98,10 @@ static void truncation_level(const sg_opts *o, datfile *d, int dd, int L, int sa
         if (!sg_in_sparse(idx, dd, L)) sp[r] = 0; /* drop the subspaces beyond the diagonal */
     }
     sg_ref_tile_d(sp, &g, 1); /* the sparse interpolant's values on the full grid */
-    double ef = 0, ef2 = 0, es = 0, es2 = 0;
-    for (int s = 0; s < samples; s++) {
-        double x[SG_MAXD];
-        sample_point(x, dd, s, o->c.seed);
-        double fx = f_test(x, dd), a = fabs(sg_eval_multilinear(full, dd, L, x) - fx),
-               b = fabs(sg_eval_multilinear(sp, dd, L, x) - fx);
-        ef = fmax(ef, a); ef2 += a * a;
-        es = fmax(es, b); es2 += b * b;
-    }
-    datfile_row(d, "%d %d %lld %lld %.6e %.6e %.6e %.6e", dd, L, g.size, kept, ef, sqrt(ef2 / samples), es,
-                sqrt(es2 / samples));
+    double ef, ef_rms, es, es_rms;
+    sample_errors(full, dd, L, NULL, samples, o->c.seed, &ef, &ef_rms);
+    sample_errors(sp, dd, L, NULL, samples, o->c.seed, &es, &es_rms);
+    datfile_row(d, "%d %d %lld %lld %.6e %.6e %.6e %.6e", dd, L, g.size, kept, ef, ef_rms, es, es_rms);
     fprintf(stderr, "error d=%d level=%2d full %9lld points: max %.3e | sparse %8lld points: max %.3e\n", dd, L, g.size,
             ef, kept, es);
     free(full);
@@ -89,15 +113,14 @@ static void truncation_level(const sg_opts *o, datfile *d, int dd, int L, int sa
 static int exp_truncation(void *opts)
 {
     sg_opts *o = (sg_opts *)opts;
-    dat_meta m = sg_meta(o, "beyond the thesis (its future work): sparse vs full grid interpolation error");
-    datfile d;
-    datfile_open(&d, o->c.out, "sparsegrid_figx2_error.dat", &m);
     const int samples = o->c.quick ? 2000 : 20000;
-    datfile_meta(&d, "function", "f(x) = exp(-|x - 0.3|^2) on [0,1]^d");
-    datfile_meta(&d, "columns", "errors over %d random points (max and root mean square) of the piecewise d-linear "
-                                "interpolant on the full grid of the level and of the regular sparse grid kept "
-                                "from its surpluses (sum_j max(l_j, 1) <= level + d - 1, boundary included)", samples);
-    datfile_columns(&d, "d level points_full points_sparse err_full_max err_full_l2 err_sparse_max err_sparse_l2");
+    datfile d;
+    error_open(o, &d, "beyond the thesis (its future work): sparse vs full grid interpolation error",
+               "sparsegrid_figx2_error.dat", samples,
+               "errors over %d random points (max and root mean square) of the piecewise d-linear interpolant on the "
+               "full grid of the level and of the regular sparse grid kept from its surpluses (sum_j max(l_j, 1) <= "
+               "level + d - 1, boundary included)",
+               "d level points_full points_sparse err_full_max err_full_l2 err_sparse_max err_sparse_l2");
     for (int dd = 1; dd <= 4; dd++) {
         int Lmax = (dd == 1 ? 14 : dd == 2 ? 11 : dd == 3 ? 7 : 5) - (o->c.quick ? 2 : 0);
         for (int L = 1; L <= Lmax; L++) truncation_level(o, &d, dd, L, samples);
@@ -135,16 +158,9 @@ static double sparse_level_error(const sg_opts *o, datfile *d, int dd, int n, in
             c[g.off[s] + r] = f_test(x, dd);
         }
     sgs_cpu_d(c, c, 1, &g, 0, 1); /* surpluses */
-    double emax = 0, e2 = 0;
-#pragma omp parallel for reduction(max : emax) reduction(+ : e2)
-    for (int s = 0; s < samples; s++) {
-        double x[SGS_MAXD];
-        sample_point(x, dd, s, o->c.seed);
-        double a = fabs(sgs_eval(c, &g, x) - f_test(x, dd));
-        emax = fmax(emax, a);
-        e2 += a * a;
-    }
-    datfile_row(d, "%d %d sparse %lld %.6e %.6e", dd, n, g.npts, emax, sqrt(e2 / samples));
+    double emax, erms;
+    sample_errors(c, dd, n, &g, samples, o->c.seed, &emax, &erms);
+    datfile_row(d, "%d %d sparse %lld %.6e %.6e", dd, n, g.npts, emax, erms);
     fprintf(stderr, "sparse error d=%d n=%2d sparse %9lld points: max %.3e\n", dd, n, g.npts, emax);
     *points = g.npts;
     free(c);
@@ -167,16 +183,9 @@ static void full_level_error(const sg_opts *o, datfile *d, int dd, int n, int sa
         for (int j = 0; j < dd; j++) { x[j] = (double)(q % np) / (double)(np - 1); q /= np; }
         u[r] = f_test(x, dd);
     }
-    double fmx = 0, f2 = 0;
-#pragma omp parallel for reduction(max : fmx) reduction(+ : f2)
-    for (int s = 0; s < samples; s++) {
-        double x[SG_MAXD];
-        sample_point(x, dd, s, o->c.seed);
-        double a = fabs(sg_eval_multilinear(u, dd, n, x) - f_test(x, dd));
-        fmx = fmax(fmx, a);
-        f2 += a * a;
-    }
-    datfile_row(d, "%d %d full %lld %.6e %.6e", dd, n, size, fmx, sqrt(f2 / samples));
+    double emax, erms;
+    sample_errors(u, dd, n, NULL, samples, o->c.seed, &emax, &erms);
+    datfile_row(d, "%d %d full %lld %.6e %.6e", dd, n, size, emax, erms);
     free(u);
 }
 
@@ -186,15 +195,14 @@ static void full_level_error(const sg_opts *o, datfile *d, int dd, int n, int sa
 static int exp_sparse_error(void *opts)
 {
     sg_opts *o = (sg_opts *)opts;
-    dat_meta m = sg_meta(o, "beyond the thesis (its future work): error vs points, sparse and full grids");
-    datfile d;
-    datfile_open(&d, o->c.out, "sparsegrid_figx5_sparse_error.dat", &m);
     const int samples = o->c.quick ? 1000 : 10000;
-    datfile_meta(&d, "function", "f(x) = exp(-|x - 0.3|^2) on [0,1]^d");
-    datfile_meta(&d, "columns", "grid = sparse (regular sparse grid with boundary of level n, hierarchized by "
-                                "sgs_cpu_d, evaluated from its surpluses) or full (piecewise d-linear on the full grid of "
-                                "level n); errors over %d random points (max, root mean square)", samples);
-    datfile_columns(&d, "d level grid points err_max err_l2");
+    datfile d;
+    error_open(o, &d, "beyond the thesis (its future work): error vs points, sparse and full grids",
+               "sparsegrid_figx5_sparse_error.dat", samples,
+               "grid = sparse (regular sparse grid with boundary of level n, hierarchized by sgs_cpu_d, evaluated from "
+               "its surpluses) or full (piecewise d-linear on the full grid of level n); errors over %d random points "
+               "(max, root mean square)",
+               "d level grid points err_max err_l2");
     for (int dd = 2; dd <= 5; dd++) {
         int nmax = (dd == 2 ? 14 : dd == 3 ? 11 : dd == 4 ? 9 : 7) - (o->c.quick ? 3 : 0);
         double lx[24], ly[24], lyl[24], lh[24], lyn[24];
