@@ -12,6 +12,10 @@
 #   cli_awk_refused SCRIPT NAME TEXT
 #                              awk -f SCRIPT on TEXT (printf %b) must exit 2 with one line
 #                              'error: ...' on stderr and nothing on stdout
+#   hm_hand_mesh MESH [WANT]   hashmesh's hand-checked AMR mesh (coarse 2 x 1, levmax 1: the
+#                              left coarse cell unrefined, the right one refined into four) to
+#                              MESH, and its neighbours (Listing 2: left right bottom top, one
+#                              line a cell) to WANT
 #   $cli_tmp                   scratch directory, removed when the test exits
 #   $fail                      0; a test sets it to 1 for a failure it reports itself
 # Sourcing this file also sets `set -u` (an unset variable is an error).
@@ -64,6 +68,11 @@ cli_awk_refused() {
   [ "$(wc -l <"$cli_tmp/$name.err")" -eq 1 ] && grep -q '^error: ' "$cli_tmp/$name.err" ||
     { cli_fail "$name: not one error line"; cat "$cli_tmp/$name.err"; }
   return 0
+}
+
+hm_hand_mesh() {
+  printf 'amr2d 2 1 1\n0 0 0\n3 1 1\n2 0 1\n3 0 1\n2 1 1\n' >"$1"
+  [ $# -lt 2 ] || printf '0 2 0 0\n4 1 3 1\n0 3 2 4\n2 3 3 1\n0 1 2 4\n' >"$2"
 }
 
 cli_done() {

@@ -45,18 +45,9 @@ printf 'amr2d 1 1 0\n0 0 0\n' > $tmp/one.txt
 expect 2 $nb --in=$tmp/one.txt --out=$tmp/outdir | grep -q "is a directory" || { echo "FAILED: --out=directory message"; fail=1; }
 [ -e $tmp/outdir.tmp ] && { echo "FAILED: temporary file left for --out=directory"; fail=1; }
 
-# ---- a hand-checked mesh: coarse 2 x 1, levmax 1; left coarse cell unrefined, right refined
-cat > $tmp/good.txt <<'M'
-# comment lines and blank lines are ignored
-amr2d 2 1 1
-0 0 0
-
-3 1 1
-2 0 1
-3 0 1
-2 1 1
-M
-printf '0 2 0 0\n4 1 3 1\n0 3 2 4\n2 3 3 1\n0 1 2 4\n' > $tmp/want.txt
+# ---- the hand-checked mesh (lib.sh), with a comment line and a blank line: both are ignored
+hm_hand_mesh $tmp/hand.txt $tmp/want.txt
+awk 'NR == 1 { print "# comment lines and blank lines are ignored" } { print } NR == 2 { print "" }' $tmp/hand.txt > $tmp/good.txt
 expect 0 $nb --in=$tmp/good.txt --out=$tmp/cpu.txt --backend=cpu >/dev/null
 cmp -s $tmp/cpu.txt $tmp/want.txt || { echo "FAILED: neighbours of the hand-checked mesh"; diff $tmp/cpu.txt $tmp/want.txt | head; fail=1; }
 [ -e $tmp/cpu.txt.tmp ] && { echo "FAILED: temporary file left behind"; fail=1; }

@@ -23,8 +23,9 @@ expect 2 $hd --op=sort --in=$tmp/none.txt --out=$tmp/o.txt >/dev/null
 printf '# keys, dmin 2\nkeys1d 2\n10\n4\n\n7.5\n-3\n' > $tmp/k.txt
 expect 0 $hd --op=sort --in=$tmp/k.txt --out=$tmp/ks.txt >/dev/null
 printf '3 -3\n1 4\n2 7.5\n0 10\n' | cmp -s - $tmp/ks.txt || cli_fail "sorted keys"
-# old: coarse cell (0,0) = 1, the right coarse cell refined into 2, 3, 4, 5; new: the reverse
-printf 'amr2d 2 1 1\n0 0 0\n3 1 1\n2 0 1\n3 0 1\n2 1 1\n' > $tmp/old.txt
+# old (lib.sh's hand-checked mesh): coarse cell (0,0) = 1, the right coarse cell refined into
+# 2, 3, 4, 5; new: the reverse
+hm_hand_mesh $tmp/old.txt
 printf 'amr2d 2 1 1\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n1 0 0\n' > $tmp/new.txt
 printf '1\n2\n3\n4\n5\n' > $tmp/v.txt
 expect 0 $hd --op=remap --in=$tmp/old.txt --new=$tmp/new.txt --values=$tmp/v.txt --out=$tmp/r.txt >/dev/null
@@ -90,18 +91,14 @@ bad domain 'other\.txt:1: header .* differs' --op=remap --in=$tmp/old.txt --new=
 printf 'amr2d 2 1 1\n0 0 0\n3 1 1\n2 0 1\n3 0 1\n' > $tmp/holey.txt
 bad hole 'holey\.txt:[0-9]+: hole' --op=remap --in=$tmp/holey.txt --new=$tmp/new.txt --values=$tmp/v4.txt
 bad newhole 'holey\.txt:[0-9]+: hole' --op=remap --in=$tmp/old.txt --new=$tmp/holey.txt --values=$tmp/v.txt
-printf 'table2d 2 3 0 1 0 2\n0 1 2 3 4\n' > $tmp/tshort.txt
-bad tshort 'tshort\.txt:3: 5 table values, NX \* NY = 6' --op=lookup --table=$tmp/tshort.txt --in=$tmp/q.txt
-printf 'table2d 2 3 0 1 0 2\n0 1 2 3 4 5 6\n' > $tmp/tlong.txt
-bad tlong 'tlong\.txt:2: more than NX \* NY = 6' --op=lookup --table=$tmp/tlong.txt --in=$tmp/q.txt
-printf 'table2d 1 3 0 1 0 2\n0 1 2\n' > $tmp/tnx.txt
-bad tnx 'tnx\.txt:1: NX and NY must be integers >= 2' --op=lookup --table=$tmp/tnx.txt --in=$tmp/q.txt
-printf 'table2d 2 2 1 0 0 2\n0 1 2 3\n' > $tmp/taxis.txt
-bad taxis 'taxis\.txt:1: the axes need X0 < X1' --op=lookup --table=$tmp/taxis.txt --in=$tmp/q.txt
-printf '0 0\n2 2\n' > $tmp/qout.txt
-bad qout 'qout\.txt:2: query \(2, 2\) outside the table' --op=lookup --table=$tmp/t.txt --in=$tmp/qout.txt
-printf '0 0\n0.5\n' > $tmp/qbad.txt
-bad qbad 'qbad\.txt:2: malformed query line' --op=lookup --table=$tmp/t.txt --in=$tmp/qbad.txt
+tab() { printf '%b' "$2" > $tmp/$1.txt; bad "$1" "$3" --op=lookup --table=$tmp/$1.txt --in=$tmp/q.txt; } # a bad table
+qry() { printf '%b' "$2" > $tmp/$1.txt; bad "$1" "$3" --op=lookup --table=$tmp/t.txt --in=$tmp/$1.txt; } # bad queries
+tab tshort 'table2d 2 3 0 1 0 2\n0 1 2 3 4\n'       'tshort\.txt:3: 5 table values, NX \* NY = 6'
+tab tlong  'table2d 2 3 0 1 0 2\n0 1 2 3 4 5 6\n'   'tlong\.txt:2: more than NX \* NY = 6'
+tab tnx    'table2d 1 3 0 1 0 2\n0 1 2\n'           'tnx\.txt:1: NX and NY must be integers >= 2'
+tab taxis  'table2d 2 2 1 0 0 2\n0 1 2 3\n'         'taxis\.txt:1: the axes need X0 < X1'
+qry qout   '0 0\n2 2\n'                             'qout\.txt:2: query \(2, 2\) outside the table'
+qry qbad   '0 0\n0.5\n'                             'qbad\.txt:2: malformed query line'
 bad zero '/dev/zero:1: NUL byte' --op=sort --in=/dev/zero
 
 # ---- hashmesh's options beyond the paper (refused before the GPU is needed)

@@ -33,15 +33,7 @@ has_times() {
 }
 
 # ---- meshes
-cat > $tmp/hand.txt <<'M'
-amr2d 2 1 1
-0 0 0
-3 1 1
-2 0 1
-3 0 1
-2 1 1
-M
-printf '0 2 0 0\n4 1 3 1\n0 3 2 4\n2 3 3 1\n0 1 2 4\n' > $tmp/hand_want.txt
+hm_hand_mesh $tmp/hand.txt $tmp/hand_want.txt # lib.sh
 { echo "amr2d 7 5 0"; for j in 4 2 0 3 1; do for i in 6 0 5 1 4 2 3; do echo "$i $j 0"; done; done; } > $tmp/lev0.txt
 # 4 x 4 coarse, the central 2 x 2 refined to level 2 and one of those cells to level 3:
 # the Morton halves meet at y = 2 coarse, right through the refined block
