@@ -70,24 +70,19 @@ static void check_shape_ex(const char *dims, long long nt, int tpb, int prodx2, 
     CHECK_CUDA(cudaMalloc(&d_back0, bytes + 16));
     float *d_out = d_out0 + off, *d_back = d_back0 + off;
     CHECK_CUDA(cudaMemcpy(d_in, h, bytes, cudaMemcpyHostToDevice));
-    for (int impl = 0; impl < 2; impl++) {
-        CHECK_CUDA(cudaMemset(d_out, 0xFF, bytes));
-        if (impl) sg_fused_run(&f, d_in, d_out, nt, 0, 0);
-        else sg_b_run(&b, d_in, d_out, nt, 0, 0);
-        CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaMemcpy(got, d_out, bytes, cudaMemcpyDeviceToHost));
-        if (!T_CHECK(memcmp(got, ref, bytes) == 0))
-            fprintf(stderr, "  %s Nt=%lld tpb=%d threads=%d stages=%d max_blocks=%d vstore=%d off=%d: %s hierarchization differs\n",
-                    dims, nt, tpb, threads, stages, max_blocks, vstore, off, impl ? vname : "B");
-        CHECK_CUDA(cudaMemset(d_back, 0xFF, bytes));
-        if (impl) sg_fused_run(&f, d_out, d_back, nt, 1, 0);
-        else sg_b_run(&b, d_out, d_back, nt, 1, 0);
-        CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaMemcpy(got, d_back, bytes, cudaMemcpyDeviceToHost));
-        if (!T_CHECK(memcmp(got, inv, bytes) == 0))
-            fprintf(stderr, "  %s Nt=%lld tpb=%d threads=%d stages=%d max_blocks=%d vstore=%d off=%d: %s dehierarchization differs\n",
-                    dims, nt, tpb, threads, stages, max_blocks, vstore, off, impl ? vname : "B");
-    }
+    for (int impl = 0; impl < 2; impl++)
+        for (int dir = 0; dir < 2; dir++) { /* hierarchization d_in -> d_out, then back into d_back */
+            float *src = dir ? d_out : d_in, *dst = dir ? d_back : d_out;
+            CHECK_CUDA(cudaMemset(dst, 0xFF, bytes));
+            if (impl) sg_fused_run(&f, src, dst, nt, dir, 0);
+            else sg_b_run(&b, src, dst, nt, dir, 0);
+            CHECK_CUDA(cudaDeviceSynchronize());
+            CHECK_CUDA(cudaMemcpy(got, dst, bytes, cudaMemcpyDeviceToHost));
+            if (!T_CHECK(memcmp(got, dir ? inv : ref, bytes) == 0))
+                fprintf(stderr, "  %s Nt=%lld tpb=%d threads=%d stages=%d max_blocks=%d vstore=%d off=%d: %s %s differs\n",
+                        dims, nt, tpb, threads, stages, max_blocks, vstore, off, impl ? vname : "B",
+                        dir ? "dehierarchization" : "hierarchization");
+        }
     sg_fused_free(&f);
     CHECK_CUDA(cudaFree(d_in));
     CHECK_CUDA(cudaFree(d_out0));
