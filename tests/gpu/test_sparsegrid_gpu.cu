@@ -8,12 +8,7 @@
 #include "../../common/testlib.h"
 #include "../../sparsegrid/hierarchize.h"
 #include "../../sparsegrid/kernels.cuh"
-
-static float rnd(unsigned long long i)
-{
-    i ^= i >> 33; i *= 0xff51afd7ed558ccdULL; i ^= i >> 33; i *= 0xc4ceb9fe1a85ec53ULL; i ^= i >> 33;
-    return (float)((unsigned)i >> 8) / 8388608.0f - 1.0f;
-}
+#include "sparsegrid_batch.cuh" /* rnd */
 
 /* variant: SG_VARIANT_LINES / _POINTS / _PIPELINED; the pipelined one with threads per
  * block, stages, at most max_blocks blocks (small: many groups per block) and staged
@@ -35,7 +30,7 @@ static void check_shape_ex(const char *dims, long long nt, int tpb, int prodx2, 
             double f = 1;
             for (int k = 0; k < g.d; k++) { double x = (double)((r / g.stride[k]) % g.n[k]) / (g.n[k] - 1); f *= x * x; }
             h[i] = (float)f;
-        } else h[i] = rnd(i + 1000 * nt);
+        } else h[i] = (float)rnd(i + 1000 * nt);
     }
     T_CHECK(sg_cpu_tuned(h, ref, nt, &g, 0, 4) == 0);
     T_CHECK(sg_cpu_tuned(ref, inv, nt, &g, 1, 4) == 0);
@@ -135,7 +130,7 @@ int main(void)
         long long nt = 20000, n = nt * g.size;
         float *h = (float *)malloc(sizeof(float) * n), *ref = (float *)malloc(sizeof(float) * n),
               *got = (float *)malloc(sizeof(float) * n), *d_in, *d_out;
-        for (long long i = 0; i < n; i++) h[i] = rnd(i + 77);
+        for (long long i = 0; i < n; i++) h[i] = (float)rnd(i + 77);
         T_CHECK(sg_cpu_tuned(h, ref, nt, &g, 0, 4) == 0);
         CHECK_CUDA(cudaMalloc(&d_in, sizeof(float) * n));
         CHECK_CUDA(cudaMalloc(&d_out, sizeof(float) * n));

@@ -14,14 +14,7 @@
 #include "../../sparsegrid/sparse.h"
 #include "../../sparsegrid/sparse_kernels.cuh"
 #include "../../sparsegrid/sparse_multi.cuh"
-
-static double rnd(unsigned long long i)
-{
-    i ^= i >> 33; i *= 0xff51afd7ed558ccdULL; i ^= i >> 33; i *= 0xc4ceb9fe1a85ec53ULL; i ^= i >> 33;
-    return (double)((unsigned)i >> 8) / 8388608.0 - 1.0;
-}
-static int ref_t(float *u, const sgs_grid *g, int inv) { return sgs_ref_f(u, g, inv); }
-static int ref_t(double *u, const sgs_grid *g, int inv) { return sgs_ref_d(u, g, inv); }
+#include "sparsegrid_batch.cuh"
 
 template <typename T>
 static void check(int d, int n, long long G, int threads, int max_blocks, int global, int in_place, int table = 0)
@@ -29,36 +22,22 @@ static void check(int d, int n, long long G, int threads, int max_blocks, int gl
     sgs_grid g;
     char err[200];
     T_CHECK(sgs_init(&g, d, n, err, sizeof err) == 0);
-    long long N = g.npts, cnt = G * N;
-    size_t bytes = sizeof(T) * cnt;
-    T *h = (T *)malloc(bytes), *want = (T *)malloc(bytes), *got = (T *)malloc(bytes);
-    for (long long i = 0; i < cnt; i++) h[i] = (T)rnd(i + 77 * G + n);
+    batch_t<T> b;
+    batch_make(&b, &g, G, 77 * G + n);
     sgs_dev dv;
     T_CHECK(sgs_dev_setup(&dv, &g, sizeof(T), threads, 0, max_blocks, table) == 0);
     if (global) { dv.staged = 0; dv.smem = 0; } /* force the in-global-memory path */
-    T *d_a, *d_b;
-    CHECK_CUDA(cudaMalloc(&d_a, bytes));
-    CHECK_CUDA(cudaMalloc(&d_b, bytes));
     for (int inv = 0; inv < 2; inv++) {
-        memcpy(want, h, bytes);
-        for (long long t = 0; t < G; t++) T_CHECK(ref_t(want + t * N, &g, inv) == 0);
-        CHECK_CUDA(cudaMemcpy(d_a, h, bytes, cudaMemcpyHostToDevice));
-        T *dst = in_place ? d_a : d_b;
-        if (!in_place) CHECK_CUDA(cudaMemset(d_b, 0xFF, bytes)); /* poison: NaN */
-        sgs_dev_run<T>(&dv, d_a, dst, G, inv, 0);
-        CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaMemcpy(got, dst, bytes, cudaMemcpyDeviceToHost));
-        int same = !memcmp(got, want, bytes);
-        T_CHECK(same);
-        if (!same)
+        T *dst = in_place ? b.d_a : b.d_b;
+        batch_upload(&b, G, b.d_a, dst);
+        sgs_dev_run<T>(&dv, b.d_a, dst, G, inv, 0);
+        if (!batch_same(&b, G, dst, inv))
             printf("  %s d=%d n=%d G=%lld threads=%d max_blocks=%d %s %s %s %s\n", sizeof(T) == 4 ? "float" : "double", d, n,
                    G, threads, max_blocks, global ? "global" : "staged", table ? "table" : "computed", in_place ? "in place" : "out of place",
                    inv ? "dehierarchization" : "hierarchization");
     }
     sgs_dev_free(&dv);
-    CHECK_CUDA(cudaFree(d_a));
-    CHECK_CUDA(cudaFree(d_b));
-    free(h); free(want); free(got);
+    batch_free(&b);
     sgs_free(&g);
 }
 
@@ -71,8 +50,7 @@ static void check_multi(int d, int n, long long ngrids, int threads, int G, int 
     sgs_grid g;
     char err[200];
     T_CHECK(sgs_init(&g, d, n, err, sizeof err) == 0);
-    long long N = g.npts, cnt = ngrids * N;
-    size_t bytes = sizeof(T) * cnt;
+    long long N = g.npts;
     sgs_multi m;
     int rc = sgs_multi_setup(&m, &g, sizeof(T), threads, G, U, 0, max_blocks);
     if (rc == -2) { /* refused by registers: must really exceed the SM's register file */
@@ -92,31 +70,19 @@ static void check_multi(int d, int n, long long ngrids, int threads, int G, int 
         return;
     }
     T_CHECK(m.G >= 1 && m.G <= SGS_MULTI_GMAX && (G == 0 || m.G == G) && m.per_sm >= 1);
-    T *h = (T *)malloc(bytes), *want = (T *)malloc(bytes), *got = (T *)malloc(bytes);
-    for (long long i = 0; i < cnt; i++) h[i] = (T)rnd(i + 31 * ngrids + 7 * n + d);
-    T *d_a, *d_b;
-    CHECK_CUDA(cudaMalloc(&d_a, bytes));
-    CHECK_CUDA(cudaMalloc(&d_b, bytes));
+    batch_t<T> b;
+    batch_make(&b, &g, ngrids, 31 * ngrids + 7 * n + d);
     for (int inv = 0; inv < 2; inv++) {
-        memcpy(want, h, bytes);
-        for (long long t = 0; t < ngrids; t++) T_CHECK(ref_t(want + t * N, &g, inv) == 0);
-        CHECK_CUDA(cudaMemcpy(d_a, h, bytes, cudaMemcpyHostToDevice));
-        T *dst = in_place ? d_a : d_b;
-        if (!in_place) CHECK_CUDA(cudaMemset(d_b, 0xFF, bytes)); /* poison: NaN */
-        sgs_multi_run<T>(&m, d_a, dst, ngrids, inv, 0);
-        CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaMemcpy(got, dst, bytes, cudaMemcpyDeviceToHost));
-        int same = !memcmp(got, want, bytes);
-        T_CHECK(same);
-        if (!same)
+        T *dst = in_place ? b.d_a : b.d_b;
+        batch_upload(&b, ngrids, b.d_a, dst);
+        sgs_multi_run<T>(&m, b.d_a, dst, ngrids, inv, 0);
+        if (!batch_same(&b, ngrids, dst, inv))
             printf("  multi %s d=%d n=%d ngrids=%lld threads=%d G=%d (asked %d) U=%d max_blocks=%d %s %s\n",
                    sizeof(T) == 4 ? "float" : "double", d, n, ngrids, threads, m.G, G, U, max_blocks,
                    in_place ? "in place" : "out of place", inv ? "dehierarchization" : "hierarchization");
     }
     sgs_multi_free(&m);
-    CHECK_CUDA(cudaFree(d_a));
-    CHECK_CUDA(cudaFree(d_b));
-    free(h); free(want); free(got);
+    batch_free(&b);
     sgs_free(&g);
 }
 

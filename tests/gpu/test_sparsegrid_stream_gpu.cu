@@ -18,53 +18,7 @@
 #include "../../common/device.h"
 #include "../../common/testlib.h"
 #include "../../sparsegrid/sparse_stream.cuh"
-
-static double rnd(unsigned long long i)
-{
-    i ^= i >> 33; i *= 0xff51afd7ed558ccdULL; i ^= i >> 33; i *= 0xc4ceb9fe1a85ec53ULL; i ^= i >> 33;
-    return (double)((unsigned)i >> 8) / 8388608.0 - 1.0;
-}
-static int ref_t(float *u, const sgs_grid *g, int inv) { return sgs_ref_f(u, g, inv); }
-static int ref_t(double *u, const sgs_grid *g, int inv) { return sgs_ref_d(u, g, inv); }
-
-/* One grid, its batch of ngrids inputs and their references (both directions). */
-template <typename T>
-struct batch_t {
-    const sgs_grid *g;
-    long long ngrids, N;
-    T *h, *want[2], *got;
-    T *d_a, *d_b; /* device buffers with one extra element: tests at offset 1 too */
-};
-
-template <typename T>
-static void batch_make(batch_t<T> *b, const sgs_grid *g, long long ngrids, unsigned long long seed)
-{
-    b->g = g;
-    b->ngrids = ngrids;
-    b->N = g->npts;
-    size_t cnt = (size_t)(ngrids * b->N), bytes = sizeof(T) * cnt;
-    b->h = (T *)malloc(bytes);
-    b->got = (T *)malloc(bytes);
-    for (size_t i = 0; i < cnt; i++) b->h[i] = (T)rnd(i + seed);
-    for (int inv = 0; inv < 2; inv++) {
-        b->want[inv] = (T *)malloc(bytes);
-        memcpy(b->want[inv], b->h, bytes);
-        for (long long t = 0; t < ngrids; t++) T_CHECK(ref_t(b->want[inv] + t * b->N, g, inv) == 0);
-    }
-    CHECK_CUDA(cudaMalloc(&b->d_a, bytes + sizeof(T)));
-    CHECK_CUDA(cudaMalloc(&b->d_b, bytes + sizeof(T)));
-}
-
-template <typename T>
-static void batch_free(batch_t<T> *b)
-{
-    free(b->h);
-    free(b->got);
-    free(b->want[0]);
-    free(b->want[1]);
-    CHECK_CUDA(cudaFree(b->d_a));
-    CHECK_CUDA(cudaFree(b->d_b));
-}
+#include "sparsegrid_batch.cuh"
 
 /* One plan on the first ngrids grids of b: == the reference, both directions.  nbuf < 0:
  * k_sparse_stream (direct store or not); nbuf >= 0: k_sparse_pipe with nbuf buffers. */
@@ -102,16 +56,11 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
     }
     T_CHECK(rc == 0 && s.per_sm >= 1 && s.blocks >= 1);
     if (minb) T_CHECK(s.regs <= 65536 / (minb * SGSP_CAPT)); /* the cap holds */
-    size_t bytes = sizeof(T) * (size_t)(ngrids * b->N);
     T *a = b->d_a + offset, *o = in_place ? a : b->d_b + offset;
     for (int inv = 0; inv < 2; inv++) {
-        CHECK_CUDA(cudaMemcpy(a, b->h, bytes, cudaMemcpyHostToDevice));
-        if (!in_place) CHECK_CUDA(cudaMemset(b->d_b, 0xFF, bytes + sizeof(T))); /* poison: NaN */
+        batch_upload(b, ngrids, a, o);
         sgst_gpu_run<T>(&s, a, o, ngrids, inv, 0);
-        CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaMemcpy(b->got, o, bytes, cudaMemcpyDeviceToHost));
-        int same = !memcmp(b->got, b->want[inv], bytes);
-        T_CHECK(same);
+        int same = batch_same(b, ngrids, o, inv);
         if (!same)
             printf("  %s d=%d n=%d ngrids=%lld M=%d G=%d threads=%d %s max_blocks=%d %s offset %d %s\n",
                    sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, M, G, threads,
