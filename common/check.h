@@ -14,19 +14,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define DIE(...)                                                   \
+/* DIE and DIE_USAGE: "error: <printf message>" and a newline on stderr, then exit(code).
+ * A macro, not a function: the message must be a string literal ("error: " is pasted in
+ * front of it), and the compiler sees the exit where the macro stands. */
+#define DIE_WITH(code, ...)                                        \
     do {                                                           \
         fprintf(stderr, "error: " __VA_ARGS__);                    \
         fputc('\n', stderr);                                       \
-        exit(1);                                                   \
+        exit(code);                                                \
     } while (0)
 
-#define DIE_USAGE(...)                                             \
-    do {                                                           \
-        fprintf(stderr, "error: " __VA_ARGS__);                    \
-        fputc('\n', stderr);                                       \
-        exit(2);                                                   \
-    } while (0)
+#define DIE(...) DIE_WITH(1, __VA_ARGS__)
+#define DIE_USAGE(...) DIE_WITH(2, __VA_ARGS__)
 
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
