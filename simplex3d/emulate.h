@@ -24,6 +24,18 @@ static inline uint32_t *s3_launch_list(int map, const s3_params *p, uint64_t *co
     return l;
 }
 
+/* The parameters of launch li of list l (s3_launch_list): p itself for a single-launch map;
+ * for recursive-log p with the sub-cube's grid (side^3 blocks) and origin (a0, b0, c0). */
+static inline s3_params s3_launch_at(int map, const s3_params *p, const uint32_t *l, uint64_t li)
+{
+    s3_params q = *p;
+    if (map == S3_RECURSIVE_LOG) {
+        q.gx = q.gy = q.gz = l[4 * li];
+        q.a0 = l[4 * li + 1], q.b0 = l[4 * li + 2], q.c0 = l[4 * li + 3];
+    }
+    return q;
+}
+
 /* Returns the number of working threads, or -1 if the map cannot take this size. */
 static inline long long s3_emulate(int map, uint32_t n, uint32_t rho, s3_visit_fn visit, void *ctx)
 {
@@ -34,11 +46,7 @@ static inline long long s3_emulate(int map, uint32_t n, uint32_t rho, s3_visit_f
     if (!l) return -1;
     long long working = 0;
     for (uint64_t li = 0; li < nl; li++) {
-        s3_params q = p;
-        if (map == S3_RECURSIVE_LOG) {
-            q.gx = q.gy = q.gz = l[4 * li];
-            q.a0 = l[4 * li + 1], q.b0 = l[4 * li + 2], q.c0 = l[4 * li + 3];
-        }
+        const s3_params q = s3_launch_at(map, &p, l, li);
         for (uint32_t iz = 0; iz < q.gz; iz++)
             for (uint32_t iy = 0; iy < q.gy; iy++)
                 for (uint32_t ix = 0; ix < q.gx; ix++) {
@@ -79,11 +87,7 @@ static inline long long s3_emulate_coarse(int map, uint32_t n, uint32_t rho, uin
     const uint32_t lr = p.lrho, nch = 1u << (3 * lr - 2), tpm = 1u << ltpm, nthr = 1u << (lc + ltpm);
     long long written = 0;
     for (uint64_t li = 0; li < nl; li++) {
-        s3_params q = p;
-        if (map == S3_RECURSIVE_LOG) {
-            q.gx = q.gy = q.gz = l[4 * li];
-            q.a0 = l[4 * li + 1], q.b0 = l[4 * li + 2], q.c0 = l[4 * li + 3];
-        }
+        const s3_params q = s3_launch_at(map, &p, l, li);
         const uint32_t cgx = (q.gx + (1u << lc) - 1) >> lc;
         for (uint32_t iz = 0; iz < q.gz; iz++)
             for (uint32_t iy = 0; iy < q.gy; iy++)

@@ -54,7 +54,7 @@
 #include <stdint.h>
 #include <math.h>
 #include "../common/hd.h"
-#include "../simplex2d/map.h" /* tri_number(y) = T(y), tri_row_exact(w): the 2D lambda */
+#include "../simplex2d/map.h" /* tri_number(y) = T(y), tri_row_exact(w): the 2D lambda; s2_clz */
 
 typedef enum {
     S3_BB = 0,
@@ -128,15 +128,6 @@ static inline HD uint32_t s3_packed32(uint32_t x, uint32_t y, uint32_t z)
 static inline HD int s3_cell_inside(uint32_t x, uint32_t y, uint32_t z, uint32_t n)
 {
     return x <= y && y <= z && z < n;
-}
-
-static inline HD uint32_t s3_clz32(uint32_t v)
-{
-#ifdef __CUDA_ARCH__
-    return (uint32_t)__clz((int)v);
-#else
-    return v ? (uint32_t)__builtin_clz(v) : 32u;
-#endif
 }
 
 /* float -> unsigned, truncating, with the GPU's conversion semantics (cvt.rzi.u32.f32):
@@ -355,7 +346,7 @@ static inline HD int s3_ro1_core(uint32_t half, uint32_t zmain, uint32_t nb, uin
         *bx = *by = *bz = i;
         return 1;
     }
-    const uint32_t lg = 31u - s3_clz32(r), b = 1u << lg;
+    const uint32_t lg = 31u - s2_clz(r), b = 1u << lg;
     if (zs > b) return 0;
     const uint32_t o = (2u * (ix >> lg)) << lg; /* 2 q b, q = floor(x / b) */
     return s3_ro1_fold(b, o, ix & (b - 1u), r - b, zs, nb, bx, by, bz);
@@ -377,7 +368,7 @@ static inline HD void s3_ro1_shape(uint32_t N, uint32_t *half, uint32_t *zmain, 
     *gz = *zmain + H;
 }
 
-static inline HD uint32_t s3_top_bit(uint32_t v) { return 1u << (31u - s3_clz32(v)); }
+static inline HD uint32_t s3_top_bit(uint32_t v) { return 1u << (31u - s2_clz(v)); }
 
 /* recursive-o1-below (ours): any nb, from below, as simplex2d's recursive map approaches a
  * non-power-of-two triangle.  With P the largest power of two <= s and r = s - P, the ordered
@@ -412,7 +403,7 @@ static inline HD int s3_block_ro1b(const s3_params *p, uint32_t ix, uint32_t iy,
     for (;;) { /* D_s at (o, o, o), P = top bit of s; its D_P is already covered */
         const uint32_t r = s - P;
         if (r == 0) return 0; /* past the last piece: the padding of the last layer */
-        const uint32_t lp = 31u - s3_clz32(P), h = P >> 1, lh = lp - 1; /* P >= 2 here */
+        const uint32_t lp = 31u - s2_clz(P), h = P >> 1, lh = lp - 1; /* P >= 2 here */
         uint32_t row, col;
         uint64_t sz = (uint64_t)h * P * r; /* TPm: rows wy < P of the 2D recursive grid, r layers */
         if (w < sz) {
@@ -440,7 +431,7 @@ static inline HD int s3_block_ro1b(const s3_params *p, uint32_t ix, uint32_t iy,
         s3_ro1_shape(P, &hh, &zm, &gz);
         sz = (uint64_t)hh * hh * gz;
         if (w < sz) {
-            const uint32_t lhh = 31u - s3_clz32(hh);
+            const uint32_t lhh = 31u - s2_clz(hh);
             if (!s3_ro1_core(hh, zm, P, (uint32_t)w & (hh - 1), (uint32_t)(w >> lhh) & (hh - 1),
                              (uint32_t)(w >> (2 * lhh)), bx, by, bz))
                 return 0;
@@ -576,7 +567,7 @@ static inline int s3_plan(int map, uint32_t n, uint32_t rho, s3_params *p)
     if (n == 0 || rho == 0) return -1;
     if (!s3_is_pow2(rho)) return -1;
     p->n = n, p->rho = rho, p->nb = s3_ceil_div(n, rho);
-    p->lrho = 31u - s3_clz32(rho);
+    p->lrho = 31u - s2_clz(rho);
     p->tet_blocks = tet_number(p->nb);
     p->N = s3_next_pow2(p->nb);
     p->half = p->N >= 2 ? p->N / 2 : 1;

@@ -86,13 +86,8 @@ static void run_once(void *vc, cudaStream_t s)
     }
     CHECK_CUDA(cudaEventRecord(c->fork, s));
     for (int i = 0; i < c->nstreams; i++) CHECK_CUDA(cudaStreamWaitEvent(c->streams[i], c->fork, 0));
-    s3_params q = c->p;
-    for (uint64_t li = 0; li < c->nl; li++) {
-        const uint32_t *l = c->launches + 4 * li;
-        q.gx = q.gy = q.gz = l[0];
-        q.a0 = l[1], q.b0 = l[2], q.c0 = l[3];
-        launch_ctx(c, q, c->streams[li % c->nstreams]);
-    }
+    for (uint64_t li = 0; li < c->nl; li++)
+        launch_ctx(c, s3_launch_at(c->map, &c->p, c->launches, li), c->streams[li % c->nstreams]);
     for (int i = 0; i < c->nstreams; i++) {
         CHECK_CUDA(cudaEventRecord(c->join[i], c->streams[i]));
         CHECK_CUDA(cudaStreamWaitEvent(s, c->join[i], 0));
@@ -544,10 +539,10 @@ static void s3_coarse_configs(s3_opts *o)
 {
     if (o->rho < 2) DIE_USAGE("--exp=%s needs rho >= 2 (16-byte chunks of rho^3 elements)", o->kernel);
     if (o->eval != S3_EVAL_BLOCK) DIE_USAGE("--exp=%s always evaluates the map per thread: leave --eval out", o->kernel);
-    const uint32_t lr = 31u - s3_clz32((uint32_t)o->rho), lnch = 3 * lr - 2;
+    const uint32_t lr = 31u - s2_clz((uint32_t)o->rho), lnch = 3 * lr - 2;
     if (o->mblocks || o->tpm) {
-        o->cfg[0][0] = o->mblocks ? 31u - s3_clz32((uint32_t)o->mblocks) : 0;
-        o->cfg[0][1] = o->tpm ? 31u - s3_clz32((uint32_t)o->tpm) : lnch;
+        o->cfg[0][0] = o->mblocks ? 31u - s2_clz((uint32_t)o->mblocks) : 0;
+        o->cfg[0][1] = o->tpm ? 31u - s2_clz((uint32_t)o->tpm) : lnch;
     } else {
         const uint32_t l32 = lnch < 5 ? lnch : 5, sw[5][2] = {{0, lnch}, {0, l32}, {1, l32}, {2, l32}, {4, l32}};
         o->ncfg = 0;

@@ -184,7 +184,7 @@ int main(void)
     for (int map = 0; map < S3_NMAPS; map++)
         for (size_t i = 0; i < sizeof csizes / sizeof csizes[0]; i++)
             for (size_t k = 0; k < sizeof ccfg / sizeof ccfg[0]; k++) {
-                uint32_t n = csizes[i][0], rho = csizes[i][1], lr = 31u - s3_clz32(rho);
+                uint32_t n = csizes[i][0], rho = csizes[i][1], lr = 31u - s2_clz(rho);
                 uint32_t lc = ccfg[k][0], ltpm = ccfg[k][1] < 3 * lr - 2 ? ccfg[k][1] : 3 * lr - 2;
                 s3_params p;
                 if (s3_plan(map, n, rho, &p)) continue;
@@ -210,7 +210,7 @@ int main(void)
         for (int map = 0; map < S3_NMAPS; map++)
             for (size_t i = 0; i < sizeof tsizes / sizeof tsizes[0]; i++)
                 for (size_t k = 0; k < sizeof tcfg / sizeof tcfg[0]; k++) {
-                    uint32_t n = tsizes[i][0], rho = tsizes[i][1], lr = 31u - s3_clz32(rho);
+                    uint32_t n = tsizes[i][0], rho = tsizes[i][1], lr = 31u - s2_clz(rho);
                     uint32_t ltpm = tcfg[k][1] < 3 * lr - 2 ? tcfg[k][1] : 3 * lr - 2;
                     double r = triplet_rel_err(map, n, rho, tcfg[k][0], ltpm, d_pos, d_e, h_pos);
                     if (r < 0) continue;
