@@ -80,44 +80,32 @@ static M fractal_map_make(const fractal_launch &L, int kind, uint32_t gx, uint32
     return m;
 }
 
-struct bb_map {
+/* The maps whose every thread finds its own cell with one function of fractal.h, no barrier:
+ * KIND is the map kind recorded in the launch, CELL the cell function.  The bb kinds run on
+ * bb's (n/rho)^2 grid, lambda-thread on lambda's grid. */
+typedef int (*fractal_cell_fn)(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty, uint32_t *x,
+                               uint32_t *y);
+
+template <int KIND, fractal_cell_fn CELL>
+struct fractal_thread_map {
     fractal_launch L;
     dim3 grid, block;
-    static bb_map make(const fractal_launch &L)
+    static fractal_thread_map make(const fractal_launch &L)
     {
-        return fractal_map_make<bb_map>(L, FRACTAL_MAP_BB, L.n / L.rho, L.n / L.rho);
+        const uint32_t side = L.n / L.rho; /* bb's grid */
+        return KIND == FRACTAL_MAP_LAMBDA ? fractal_map_make<fractal_thread_map>(L, KIND, L.gx, L.gy)
+                                          : fractal_map_make<fractal_thread_map>(L, KIND, side, side);
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
-        return fractal_bb_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
+        return CELL(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
     }
 };
 
-struct bb_skip_map {
-    fractal_launch L;
-    dim3 grid, block;
-    static bb_skip_map make(const fractal_launch &L)
-    {
-        return fractal_map_make<bb_skip_map>(L, FRACTAL_MAP_BB_SKIP, L.n / L.rho, L.n / L.rho);
-    }
-    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
-    {
-        return fractal_bb_skip_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
-    }
-};
-
-struct bb_block_map {
-    fractal_launch L;
-    dim3 grid, block;
-    static bb_block_map make(const fractal_launch &L)
-    {
-        return fractal_map_make<bb_block_map>(L, FRACTAL_MAP_BB_BLOCK, L.n / L.rho, L.n / L.rho);
-    }
-    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
-    {
-        return fractal_bb_block_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
-    }
-};
+typedef fractal_thread_map<FRACTAL_MAP_BB, fractal_bb_cell> bb_map;
+typedef fractal_thread_map<FRACTAL_MAP_BB_SKIP, fractal_bb_skip_cell> bb_skip_map;
+typedef fractal_thread_map<FRACTAL_MAP_BB_BLOCK, fractal_bb_block_cell> bb_block_map;
+typedef fractal_thread_map<FRACTAL_MAP_LAMBDA, fractal_lambda_cell> lambda_thread_map;
 
 struct lambda_map_t {
     fractal_launch L;
@@ -172,19 +160,6 @@ struct lambda_par_map {
         __syncthreads();
         const uint2 b = s_block;
         return fractal_block_cell(&L, b.x, b.y, threadIdx.x, threadIdx.y, x, y);
-    }
-};
-
-struct lambda_thread_map {
-    fractal_launch L;
-    dim3 grid, block;
-    static lambda_thread_map make(const fractal_launch &L)
-    {
-        return fractal_map_make<lambda_thread_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
-    }
-    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
-    {
-        return fractal_lambda_cell(&L, blockIdx.x, blockIdx.y, threadIdx.x, threadIdx.y, x, y);
     }
 };
 

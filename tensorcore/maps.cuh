@@ -68,6 +68,22 @@ static __device__ __forceinline__ void tc_wmma(const __half *A, const __half *B,
     wmma::store_matrix_sync(D, c, TC_M, wmma::mem_row_major);
 }
 
+/* Variants 1 and 2: the block fills B (16 x 16, column-major, in shared memory) with
+ * b_of(j, kk) = the entry of column j, row kk; warp 0 runs the one WMMA D = A x B; D (row-major,
+ * shared memory) is returned to every thread.  Two barriers. */
+template <class B_of>
+static __device__ __forceinline__ const float *tc_wmma_block(const __half *A, const B_of &b_of)
+{
+    __shared__ __align__(32) __half sB[TC_M * TC_M];
+    __shared__ __align__(32) float sD[TC_M * TC_M];
+    const uint32_t tid = tc_tid(), nt = blockDim.x * blockDim.y;
+    for (uint32_t e = tid; e < TC_M * TC_M; e += nt) sB[e] = __uint2half_rn(b_of(e >> 4, e & 15));
+    __syncthreads();
+    if (tid < 32) tc_wmma<false>(A, sB, NULL, sD); /* warp 0: the one MMA of the block */
+    __syncthreads();
+    return sD;
+}
+
 /* ---- variant 1 (section 5.1, Fig. 7) ------------------------------------------------ */
 struct tc_v1_map {
     fractal_launch L; /* the classic lambda launch: grid gx x gy, rho x rho threads */
@@ -76,48 +92,33 @@ struct tc_v1_map {
     const __half *A; /* 16x16 row-major: row 0 = (s^0 .. s^(rb-1)), zeros elsewhere */
     static tc_v1_map make(const fractal_launch &L, const __half *A)
     {
-        tc_v1_map m;
-        m.L = L;
-        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_v1_map m = fractal_map_make<tc_v1_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
         tc_pows_make(L.F.k, L.rb, &m.P);
         m.A = A;
-        m.grid = dim3(L.gx, L.gy);
-        m.block = dim3(L.rho, L.rho);
         return m;
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
-        __shared__ __align__(32) __half sB[TC_M * TC_M];
-        __shared__ __align__(32) float sD[TC_M * TC_M];
-        const uint32_t tid = tc_tid(), nt = blockDim.x * blockDim.y;
-        /* B (column-major): column 0 = tau_x^mu, column 1 = tau_y^mu, rows mu-1 < rb */
-        for (uint32_t e = tid; e < TC_M * TC_M; e += nt) {
-            uint32_t j = e >> 4, kk = e & 15, v = 0;
-            if (j < 2 && (int)kk < L.rb) v = tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, blockIdx.x, blockIdx.y, kk + 1), j);
-            sB[e] = __uint2half_rn(v);
-        }
-        __syncthreads();
-        if (tid < 32) tc_wmma<false>(A, sB, NULL, sD); /* warp 0: the one MMA of the block */
-        __syncthreads();
+        /* B: column 0 = tau_x^mu, column 1 = tau_y^mu, rows mu-1 < rb */
+        const float *sD = tc_wmma_block(A, [this](uint32_t j, uint32_t kk) -> uint32_t {
+            if (j < 2 && (int)kk < L.rb) return tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, blockIdx.x, blockIdx.y, kk + 1), j);
+            return 0;
+        });
         return fractal_block_cell(&L, (uint32_t)sD[0], (uint32_t)sD[1], threadIdx.x, threadIdx.y, x, y);
     }
     TC_REF_CELL_BLOCK
 };
 
-/* ---- variant 2 (section 5.2, Fig. 8) ------------------------------------------------ */
-struct tc_v2_map {
-    fractal_launch L; /* the LOGICAL launch: sub-blocks of rho/2, level rb + 1 */
+/* ---- variant 2's launch (section 5.2, Fig. 8): tc_v2_map and tc_v2r_map -------------
+ * L is the LOGICAL launch (sub-blocks of rho/2, level rb + 1); a block of 2 rho x 2 rho
+ * threads holds 4 sub-blocks (q = (q % 2, q / 2)); sub-blocks past L's grid have no cells. */
+struct tc_sub_launch {
+    fractal_launch L;
     dim3 grid, block;
-    tc_pows P;
-    const __half *A; /* row 0 = (s^0 .. s^(rb2-1)) for the sub-block level rb2 = L.rb */
-    static tc_v2_map make(const fractal_launch &Lsub, const __half *A)
+    template <class M>
+    static M make_sub(const fractal_launch &Lsub)
     {
-        tc_v2_map m;
-        m.L = Lsub;
-        m.L.map = FRACTAL_MAP_LAMBDA;
-        tc_pows_make(Lsub.F.k, Lsub.rb, &m.P);
-        m.A = A;
-        m.grid = dim3((Lsub.gx + 1) / 2, (Lsub.gy + 1) / 2);
+        M m = fractal_map_make<M>(Lsub, FRACTAL_MAP_LAMBDA, (Lsub.gx + 1) / 2, (Lsub.gy + 1) / 2);
         m.block = dim3(2 * Lsub.rho, 2 * Lsub.rho);
         return m;
     }
@@ -135,35 +136,42 @@ struct tc_v2_map {
         *lx = threadIdx.x - qx * L.rho;
         *ly = threadIdx.y - qy * L.rho;
     }
-    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
-    {
-        __shared__ __align__(32) __half sB[TC_M * TC_M];
-        __shared__ __align__(32) float sD[TC_M * TC_M];
-        const uint32_t tid = tc_tid(), nt = blockDim.x * blockDim.y;
-        /* B: columns 2q, 2q+1 = tau_x, tau_y of sub-block q = (q % 2, q / 2) */
-        for (uint32_t e = tid; e < TC_M * TC_M; e += nt) {
-            uint32_t j = e >> 4, kk = e & 15, v = 0;
-            if (j < 8 && (int)kk < L.rb) {
-                uint32_t q = j >> 1, wx = 2 * blockIdx.x + (q & 1), wy = 2 * blockIdx.y + (q >> 1);
-                if (wx < L.gx && wy < L.gy) v = tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, wx, wy, kk + 1), j & 1);
-            }
-            sB[e] = __uint2half_rn(v);
-        }
-        __syncthreads();
-        if (tid < 32) tc_wmma<false>(A, sB, NULL, sD);
-        __syncthreads();
-        uint32_t wx, wy, lx, ly;
-        sub_block(&wx, &wy, &lx, &ly);
-        uint32_t q = (wx & 1) + 2 * (wy & 1);
-        bool ok = fractal_block_cell(&L, (uint32_t)sD[2 * q], (uint32_t)sD[2 * q + 1], lx, ly, x, y);
-        return ok && wx < L.gx && wy < L.gy;
-    }
+    /* the classic reference: lambda of the thread's sub-block, same local offset */
     __device__ bool ref_cell(uint32_t *x, uint32_t *y) const
     {
         uint32_t wx, wy, lx, ly;
         sub_block(&wx, &wy, &lx, &ly);
         if (wx >= L.gx || wy >= L.gy) return false;
         return fractal_lambda_cell(&L, wx, wy, lx, ly, x, y) != 0;
+    }
+};
+
+/* ---- variant 2 (section 5.2, Fig. 8) ------------------------------------------------ */
+struct tc_v2_map : tc_sub_launch {
+    tc_pows P;
+    const __half *A; /* row 0 = (s^0 .. s^(rb2-1)) for the sub-block level rb2 = L.rb */
+    static tc_v2_map make(const fractal_launch &Lsub, const __half *A)
+    {
+        tc_v2_map m = make_sub<tc_v2_map>(Lsub);
+        tc_pows_make(Lsub.F.k, Lsub.rb, &m.P);
+        m.A = A;
+        return m;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        /* B: columns 2q, 2q+1 = tau_x, tau_y of sub-block q = (q % 2, q / 2) */
+        const float *sD = tc_wmma_block(A, [this](uint32_t j, uint32_t kk) -> uint32_t {
+            if (j < 8 && (int)kk < L.rb) {
+                uint32_t q = j >> 1, wx = 2 * blockIdx.x + (q & 1), wy = 2 * blockIdx.y + (q >> 1);
+                if (wx < L.gx && wy < L.gy) return tc_tau_fast(&L.F, tc_beta_fast(&L.F, &P, wx, wy, kk + 1), j & 1);
+            }
+            return 0;
+        });
+        uint32_t wx, wy, lx, ly;
+        sub_block(&wx, &wy, &lx, &ly);
+        uint32_t q = (wx & 1) + 2 * (wy & 1);
+        bool ok = fractal_block_cell(&L, (uint32_t)sD[2 * q], (uint32_t)sD[2 * q + 1], lx, ly, x, y);
+        return ok && wx < L.gx && wy < L.gy;
     }
 };
 
@@ -176,14 +184,10 @@ struct tc_v3_map {
     const float *C;  /* 8 row-major 16x16 matrices: tile t, coordinate c at (2t + c) * 256 */
     static tc_v3_map make(const fractal_launch &L, const __half *A, const float *C)
     {
-        tc_v3_map m;
-        m.L = L;
-        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_v3_map m = fractal_map_make<tc_v3_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
         tc_pows_make(L.F.k, L.rb, &m.P);
         m.A = A;
         m.C = C;
-        m.grid = dim3(L.gx, L.gy);
-        m.block = dim3(L.rho, L.rho);
         return m;
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
@@ -299,14 +303,10 @@ struct tc_mma_map {
     uint32_t a_lo[4], a_hi[4]; /* lanes 0..3 (row 0 of A): half2 (s^2t, s^2t+1), (s^2t+8, s^2t+9) */
     static tc_mma_map make(const fractal_launch &L)
     {
-        tc_mma_map m;
-        m.L = L;
-        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_mma_map m = fractal_map_make<tc_mma_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
         tc_pows_make(L.F.k, L.rb, &m.P);
         if (!tc_mma_level_ok(L.F.k, L.rb)) DIE_USAGE("mma: level rb=%d too deep for the fast digits", L.rb);
         tc_mma_a_regs(L.F.s, L.rb, m.a_lo, m.a_hi);
-        m.grid = dim3(L.gx, L.gy);
-        m.block = dim3(L.rho, L.rho);
         return m;
     }
     /* one warp: D = A x B (m16n8k16), lambda = (D[0][0], D[0][1]) broadcast from lane 0 */
@@ -338,30 +338,16 @@ struct tc_mma_map {
  * sub-blocks' lambda computed by the classic eqs. 1-6 (nbb_fast_lambda) in threads 0..3 --
  * isolates what the tensor core adds from what the finer sub-blocks add. */
 template <bool LAMBDA_CLASSIC>
-struct tc_v2r_map {
-    fractal_launch L; /* logical launch: sub-blocks of rho/2 */
-    dim3 grid, block;
+struct tc_v2r_map : tc_sub_launch {
     tc_pows P;
     uint32_t a_lo[4], a_hi[4];
     static tc_v2r_map make(const fractal_launch &Lsub)
     {
-        tc_v2r_map m;
-        m.L = Lsub;
-        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_v2r_map m = make_sub<tc_v2r_map>(Lsub);
         tc_pows_make(Lsub.F.k, Lsub.rb, &m.P);
         if (!tc_mma_level_ok(Lsub.F.k, Lsub.rb)) DIE_USAGE("v2-mma: level rb=%d too deep for the fast digits", Lsub.rb);
         tc_mma_a_regs(Lsub.F.s, Lsub.rb, m.a_lo, m.a_hi);
-        m.grid = dim3((Lsub.gx + 1) / 2, (Lsub.gy + 1) / 2);
-        m.block = dim3(2 * Lsub.rho, 2 * Lsub.rho);
         return m;
-    }
-    __device__ void sub_block(uint32_t *wx, uint32_t *wy, uint32_t *lx, uint32_t *ly) const
-    {
-        uint32_t qx = threadIdx.x >= L.rho, qy = threadIdx.y >= L.rho;
-        *wx = 2 * blockIdx.x + qx;
-        *wy = 2 * blockIdx.y + qy;
-        *lx = threadIdx.x - qx * L.rho;
-        *ly = threadIdx.y - qy * L.rho;
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
@@ -390,18 +376,6 @@ struct tc_v2r_map {
         const bool ok = fractal_block_cell(&L, b.x, b.y, lx, ly, x, y);
         return ok && wx < L.gx && wy < L.gy;
     }
-    __device__ bool ref_cell(uint32_t *x, uint32_t *y) const
-    {
-        uint32_t wx, wy, lx, ly;
-        sub_block(&wx, &wy, &lx, &ly);
-        if (wx >= L.gx || wy >= L.gy) return false;
-        return fractal_lambda_cell(&L, wx, wy, lx, ly, x, y) != 0;
-    }
-    unsigned long long extra_threads() const
-    {
-        unsigned long long sub = (unsigned long long)L.rho * L.rho;
-        return (4ull * grid.x * grid.y - (unsigned long long)L.gx * L.gy) * sub;
-    }
 };
 
 /* ---- control: warp-parallel digits, integer warp reduction (no tensor core) --------- */
@@ -413,14 +387,10 @@ struct tc_redux_map {
     uint32_t spow[16]; /* s^(mu-1), eq. 3 */
     static tc_redux_map make(const fractal_launch &L)
     {
-        tc_redux_map m;
-        m.L = L;
-        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_redux_map m = fractal_map_make<tc_redux_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
         tc_pows_make(L.F.k, L.rb, &m.P);
         uint32_t p = 1;
         for (int i = 0; i < 16; i++, p *= L.F.s) m.spow[i] = p;
-        m.grid = dim3(L.gx, L.gy);
-        m.block = dim3(L.rho, L.rho);
         return m;
     }
     __device__ __forceinline__ void warp_lambda(uint32_t *bx, uint32_t *by) const
@@ -453,12 +423,8 @@ struct tc_table_map {
     const uint2 *tab; /* tab[wy * gx + wx] = lambda(wx, wy), built on the host */
     static tc_table_map make(const fractal_launch &L, const uint2 *tab)
     {
-        tc_table_map m;
-        m.L = L;
-        m.L.map = FRACTAL_MAP_LAMBDA;
+        tc_table_map m = fractal_map_make<tc_table_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
         m.tab = tab;
-        m.grid = dim3(L.gx, L.gy);
-        m.block = dim3(L.rho, L.rho);
         return m;
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
