@@ -376,6 +376,59 @@ static __global__ void __launch_bounds__(HSP_SCATTER_THREADS, 2) k_part_rank(con
     if (tid == 0) *a.done = 0u;
 }
 
+/* ---------------- the place passes ---------------- */
+/* Partition q's key count c (not yet clamped) and, unless FINE, its start *base = off[q];
+ * a fine partition's count is cnt2[q], clamped to its W slots. */
+template <bool FINE>
+static __device__ __forceinline__ int hsp_part_keys(const int *off, const unsigned *cnt2, unsigned q, int W, int *base)
+{
+    if (FINE) return (int)hsp_clamp(cnt2[q], (unsigned)W);
+    *base = off[q];
+    return off[q + 1] - *base;
+}
+
+/* A fine partition's start, hsp_fine_base on the device: its coarse partition's offset plus
+ * its earlier siblings' counts, summed by warp 0 and handed to the block through *sh_base
+ * (shared) after a barrier.  Not FINE: base, already known.  Every thread of the block calls
+ * it with its own lane and warp. */
+template <bool FINE>
+static __device__ __forceinline__ int hsp_block_base(const int *off, const unsigned *cnt2,
+                                                     unsigned q, int rbits, int W, int lane, int warp, int base, int *sh_base)
+{
+    if (FINE && warp == 0) { /* hsp_fine_base: the coarse offset and the earlier siblings' keys */
+        const unsigned first = (q >> rbits) << rbits;
+        int s = 0;
+        for (unsigned g = first + lane; g < q; g += 32) s += (int)hsp_clamp(cnt2[g], (unsigned)W);
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
+        if (lane == 0) *sh_base = off[q >> rbits] + s;
+    }
+    __syncthreads();
+    return FINE ? *sh_base : base;
+}
+
+/* The single write (Listing 1, line 9): each of the partition's c entries e[j] writes into its
+ * slot the key's rank j (KEYS) or its index; BITS: also sets the slot's bit in the occupancy
+ * bitmap.  A thread takes 4 entries a round, all loaded before any is stored (4 loads in flight). */
+template <bool KEYS, bool BITS>
+static __device__ __forceinline__ void hsp_single_write(const hsp_entry *e, int c, int nt, int tid, int *tab, unsigned *bits)
+{
+    for (int j0 = 0; j0 < c; j0 += 4 * nt) {
+        hsp_entry t[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            if (j0 + k * nt + tid < c) t[k] = hsp_load_entry(&e[j0 + k * nt + tid]);
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            int j = j0 + k * nt + tid;
+            if (j < c) {
+                tab[t[k].slot] = KEYS ? j : (int)t[k].index;
+                if (BITS) atomicOr(&bits[t[k].slot >> 5], 1u << (t[k].slot & 31u));
+            }
+        }
+    }
+}
+
 /* The place pass: one block per (fine) partition q; dynamic shared memory: the table of 2^pw
  * ints.  Its keys start at off[q] (direct, ranked) or, for a fine partition of the two-level
  * scheme (FINE), at its coarse partition's offset plus its earlier siblings' counts cnt2
@@ -391,39 +444,14 @@ static __global__ void __launch_bounds__(1024)
     __shared__ int sh_base;
     const unsigned q = blockIdx.x;
     const int W = 1 << pw;
-    int base = 0, c;
-    if (FINE) c = (int)hsp_clamp(cnt2[q], (unsigned)W);
-    else {
-        base = off[q];
-        c = off[q + 1] - base;
-    }
+    int base = 0, c = hsp_part_keys<FINE>(off, cnt2, q, W, &base);
     if (c <= 0) return; /* an empty partition writes nothing */
     if (c > W) c = W;   /* only if two keys shared a bucket */
     const int nt = blockDim.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     for (int s = tid; s < W / 4; s += nt) hsp_tab4[s] = make_int4(-1, -1, -1, -1); /* empty buckets (Listing 1, line 5) */
-    if (FINE && warp == 0) { /* hsp_fine_base: the coarse offset and the earlier siblings' keys */
-        const unsigned first = (q >> rbits) << rbits;
-        int s = 0;
-        for (unsigned g = first + lane; g < q; g += 32) s += (int)hsp_clamp(cnt2[g], (unsigned)W);
-#pragma unroll
-        for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
-        if (lane == 0) sh_base = off[q >> rbits] + s;
-    }
-    __syncthreads();
-    if (FINE) base = sh_base;
+    base = hsp_block_base<FINE>(off, cnt2, q, rbits, W, lane, warp, base, &sh_base);
     const hsp_entry *e = part + hsp_entry_at(q, pw, 0);
-    /* single write (Listing 1, line 9): the key's index into its slot */
-    for (int j0 = 0; j0 < c; j0 += 4 * nt) {
-        hsp_entry t[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++)
-            if (j0 + k * nt + tid < c) t[k] = hsp_load_entry(&e[j0 + k * nt + tid]);
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            int j = j0 + k * nt + tid;
-            if (j < c) tab[t[k].slot] = KEYS ? j : (int)t[k].index;
-        }
-    }
+    hsp_single_write<KEYS, false>(e, c, nt, tid, tab, NULL); /* Listing 1, line 9 */
     __syncthreads();
     /* compaction (Listing 1, lines 13-19): warp w owns slots [w CH, (w + 1) CH); the scan of
      * Fig. 3.2 is a ballot per 32 slots and a scan of the warps' counts */
@@ -471,41 +499,15 @@ static __global__ void __launch_bounds__(1024)
     (void)sorted;
     const unsigned q = blockIdx.x;
     const int W = 1 << pw;
-    int base = 0, c;
-    if (FINE) c = (int)hsp_clamp(cnt2[q], (unsigned)W);
-    else {
-        base = off[q];
-        c = off[q + 1] - base;
-    }
+    int base = 0, c = hsp_part_keys<FINE>(off, cnt2, q, W, &base);
     if (c <= 0) return; /* an empty partition writes nothing */
     if (c > W) c = W;   /* only if two keys shared a bucket */
     const int nt = blockDim.x, tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int words = hsp_bit_words(pw), chw = hsp_warp_words(pw), w0 = warp * chw;
     for (int k = tid; k < words; k += nt) bits[k] = 0u; /* every bucket empty (Listing 1, line 5) */
-    if (FINE && warp == 0) { /* hsp_fine_base: the coarse offset and the earlier siblings' keys */
-        const unsigned first = (q >> rbits) << rbits;
-        int s = 0;
-        for (unsigned g = first + lane; g < q; g += 32) s += (int)hsp_clamp(cnt2[g], (unsigned)W);
-#pragma unroll
-        for (int d = 16; d > 0; d >>= 1) s += __shfl_xor_sync(0xffffffffu, s, d);
-        if (lane == 0) sh_base = off[q >> rbits] + s;
-    }
-    __syncthreads();
-    if (FINE) base = sh_base;
+    base = hsp_block_base<FINE>(off, cnt2, q, rbits, W, lane, warp, base, &sh_base);
     const hsp_entry *e = part + hsp_entry_at(q, pw, 0);
-    /* single write (Listing 1, line 9): the index into its slot, the slot's bit set */
-    for (int j0 = 0; j0 < c; j0 += 4 * nt) {
-        hsp_entry t[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++)
-            if (j0 + k * nt + tid < c) t[k] = hsp_load_entry(&e[j0 + k * nt + tid]);
-#pragma unroll
-        for (int k = 0; k < 4; k++)
-            if (j0 + k * nt + tid < c) {
-                tab[t[k].slot] = (int)t[k].index;
-                atomicOr(&bits[t[k].slot >> 5], 1u << (t[k].slot & 31u));
-            }
-    }
+    hsp_single_write<false, true>(e, c, nt, tid, tab, bits); /* Listing 1, line 9, and the slot's bit */
     __syncthreads();
     /* compaction: the warp's keys, then the block's scan of the warps' counts */
     int mine = 0;
