@@ -270,6 +270,13 @@ static __global__ void k_ch_insert(const int *__restrict__ ci, const int *__rest
         s = (s + 1) & (cap - 1);
     }
 }
+/* the compact table cleared (every key CH_EMPTY, all bytes 0xFF), then the n cells inserted */
+static inline void gpu_ch_build(const int *ci, const int *cj, const int *lev, int n, unsigned long long *keys, int *vals,
+                                long cap, cudaStream_t s)
+{
+    CHECK_CUDA(cudaMemsetAsync(keys, 0xFF, sizeof(unsigned long long) * (size_t)cap, s));
+    k_ch_insert<<<hm_blocks(n), HM_THREADS, 0, s>>>(ci, cj, lev, n, keys, vals, cap);
+}
 static __global__ void k_ch_neigh2d(const int *__restrict__ ci, const int *__restrict__ cj, const int *__restrict__ lev,
                                     int n, int levmax, long W, long H, const unsigned long long *__restrict__ keys,
                                     const int *__restrict__ vals, long cap, int *nb)
@@ -294,8 +301,7 @@ typedef struct {
 static inline void gpu_ch_neigh2d(void *p, cudaStream_t s)
 {
     gpu_ch_ctx *c = (gpu_ch_ctx *)p;
-    CHECK_CUDA(cudaMemsetAsync(c->keys, 0xFF, sizeof(unsigned long long) * (size_t)c->cap, s));
-    k_ch_insert<<<hm_blocks(c->n), HM_THREADS, 0, s>>>(c->ci, c->cj, c->lev, c->n, c->keys, c->vals, c->cap);
+    gpu_ch_build(c->ci, c->cj, c->lev, c->n, c->keys, c->vals, c->cap, s);
     k_ch_neigh2d<<<hm_blocks(c->n), HM_THREADS, 0, s>>>(c->ci, c->cj, c->lev, c->n, c->levmax, c->W, c->H, c->keys,
                                                          c->vals, c->cap, c->nb);
     CHECK_LAUNCH();
@@ -328,8 +334,7 @@ typedef struct {
 static inline void gpu_ch_remap2d(void *p, cudaStream_t s)
 {
     gpu_ch_remap_ctx *c = (gpu_ch_remap_ctx *)p;
-    CHECK_CUDA(cudaMemsetAsync(c->keys, 0xFF, sizeof(unsigned long long) * (size_t)c->cap, s));
-    k_ch_insert<<<hm_blocks(c->na), HM_THREADS, 0, s>>>(c->oi, c->oj, c->ol, c->na, c->keys, c->vals, c->cap);
+    gpu_ch_build(c->oi, c->oj, c->ol, c->na, c->keys, c->vals, c->cap, s);
     k_ch_remap2d<<<hm_blocks(c->nb), HM_THREADS, 0, s>>>(c->keys, c->vals, c->cap, c->levmax, c->oi, c->oj, c->ol, c->mean,
                                                           c->gx, c->gy, c->ni, c->nj, c->nl, c->nb, c->out, c->err);
     CHECK_LAUNCH();
