@@ -131,6 +131,51 @@ static void make_mesh(const hm_opts *r, long target, uint64_t seed, amr_mesh *m)
     if (amr_validate(m, 1, why, sizeof why)) DIE("generated mesh invalid: %s", why);
 }
 
+/* One point of Fig. 3.5 / 3.7: the mesh, its perfect table t (W * H buckets), and the
+ * reference and the GPU's copy of the output, nout ints (per_cell a cell). */
+typedef struct {
+    amr_mesh m;
+    long n, W, H, nout;
+    int *t, *ref, *got;
+} mesh_point;
+
+/* A mesh of about `target` cells, seeded by --seed + target * salt; the point pt gets its n
+ * and param (the W * H finest-level buckets). */
+static void mesh_point_make(const hm_opts *r, hm_point *pt, const char *what, long target, uint64_t salt, int per_cell,
+                            mesh_point *p)
+{
+    make_mesh(r, target, r->c.seed + (uint64_t)target * salt, &p->m);
+    p->n = p->m.n;
+    p->W = amr_width(&p->m);
+    p->H = amr_height(&p->m);
+    p->nout = per_cell * p->n;
+    pt->what = what;
+    pt->n = p->n;
+    pt->param = (double)p->W * p->H;
+    p->t = (int *)host_alloc(sizeof(int) * p->W * p->H);
+    p->ref = (int *)host_alloc(sizeof(int) * p->nout);
+    p->got = (int *)host_alloc(sizeof(int) * p->nout);
+}
+static void mesh_point_free(mesh_point *p)
+{
+    free(p->t); free(p->ref); free(p->got);
+    amr_free(&p->m);
+}
+
+/* The GPU rows of a point: hash_gpu (fn on the device-resident cells g, writing the output
+ * `what` to dev, compared with p->ref) and, for best_gpu, hash_gpu_job (cells in, dev out). */
+static void mesh_gpu_rows(const hm_opts *r, const hm_point *pt, const mesh_point *p, bench_gpu_fn fn, gpu_hash_ctx *g,
+                          const char *what, int *dev, method_set ms)
+{
+    hm_run(r, pt, gpu_case("hash_gpu", fn, g, out_dev_ints(what, dev, p->got, p->ref, p->nout)));
+    if (!ms.best_gpu) return;
+    hm_job j;
+    job_init(&j, fn, g);
+    job_in_mesh(&j, &p->m, g->ci, g->cj, g->lev);
+    job_out(&j, what, dev, p->ref, p->nout, sizeof(int));
+    job_run(r, pt, &j);
+}
+
 /* ================= 2D sort (Fig. 3.5) ================= */
 static void sort2d_cpu(const hm_opts *r, const hm_point *pt, const amr_mesh *m, int *t, const int *ref, method_set ms)
 {
@@ -164,31 +209,18 @@ static void sort2d_cpu(const hm_opts *r, const hm_point *pt, const amr_mesh *m, 
 
 static void measure_sort2d(const hm_opts *r, hm_point pt, long target, method_set ms)
 {
-    amr_mesh m;
-    make_mesh(r, target, r->c.seed + (uint64_t)target * 41, &m);
-    long n = m.n, W = amr_width(&m), H = amr_height(&m);
-    pt.what = "2D sort";
-    pt.n = n;
-    pt.param = (double)W * H;
-    int *t = (int *)host_alloc(sizeof(int) * W * H), *ref = (int *)host_alloc(sizeof(int) * n),
-        *got = (int *)host_alloc(sizeof(int) * n);
-    if (hash_sort2d_cpu(m.i, m.j, m.lev, n, m.levmax, W, H, t, ref) != n) DIE("2D hash sort: collision");
-    if (within(n, r->cpu_max)) sort2d_cpu(r, &pt, &m, t, ref, ms);
+    mesh_point p;
+    mesh_point_make(r, &pt, "2D sort", target, 41, 1, &p);
+    const amr_mesh *m = &p.m;
+    if (hash_sort2d_cpu(m->i, m->j, m->lev, p.n, m->levmax, p.W, p.H, p.t, p.ref) != p.n) DIE("2D hash sort: collision");
+    if (within(p.n, r->cpu_max)) sort2d_cpu(r, &pt, m, p.t, p.ref, ms);
     gpu_hash_ctx g;
-    mesh_to_dev(&m, &g);
+    mesh_to_dev(m, &g);
     hash_sort_bufs(&g);
-    hm_run(r, &pt, gpu_case("hash_gpu", gpu_hash_sort2d, &g, out_dev_ints("indices", g.idx, got, ref, n)));
-    if (ms.best_gpu) {
-        hm_job j;
-        job_init(&j, gpu_hash_sort2d, &g);
-        job_in_mesh(&j, &m, g.ci, g.cj, g.lev);
-        job_out(&j, "indices", g.idx, ref, n, sizeof(int));
-        job_run(r, &pt, &j);
-    }
+    mesh_gpu_rows(r, &pt, &p, gpu_hash_sort2d, &g, "indices", g.idx, ms);
     hash_sort_bufs_free(&g);
     mesh_dev_free(&g);
-    free(t); free(ref); free(got);
-    amr_free(&m);
+    mesh_point_free(&p);
 }
 
 /* ================= 2D neighbours (Fig. 3.7) ================= */
@@ -218,58 +250,35 @@ static void neigh2d_cpu(const hm_opts *r, const hm_point *pt, const amr_mesh *m,
 
 static void measure_neigh2d(const hm_opts *r, hm_point pt, long target, method_set ms)
 {
-    amr_mesh m;
-    make_mesh(r, target, r->c.seed + (uint64_t)target * 43, &m);
-    long n = m.n, W = amr_width(&m), H = amr_height(&m);
-    pt.what = "2D neighbours";
-    pt.n = n;
-    pt.param = (double)W * H;
-    int *t = (int *)host_alloc(sizeof(int) * W * H), *ref = (int *)host_alloc(sizeof(int) * 4 * n),
-        *got = (int *)host_alloc(sizeof(int) * 4 * n);
+    mesh_point p;
+    mesh_point_make(r, &pt, "2D neighbours", target, 43, 4, &p);
+    const amr_mesh *m = &p.m;
+    long n = p.n;
     kbox *boxes = (kbox *)host_alloc(sizeof(kbox) * n);
-    amr_boxes(&m, boxes);
-    hash_neigh2d_cpu(m.i, m.j, m.lev, n, m.levmax, W, H, t, ref);
-    if (within(n, r->brute_max) || within(n, r->kd_max) || within(n, r->cpu_max)) neigh2d_cpu(r, &pt, &m, t, boxes, ref, ms);
+    amr_boxes(m, boxes);
+    hash_neigh2d_cpu(m->i, m->j, m->lev, n, m->levmax, p.W, p.H, p.t, p.ref);
+    if (within(n, r->brute_max) || within(n, r->kd_max) || within(n, r->cpu_max)) neigh2d_cpu(r, &pt, m, p.t, boxes, p.ref, ms);
     gpu_hash_ctx g;
-    mesh_to_dev(&m, &g);
+    mesh_to_dev(m, &g);
     g.nb = (int *)dev_alloc(sizeof(int) * 4 * n, "neighbours");
-    hm_run(r, &pt, gpu_case("hash_gpu", gpu_hash_neigh2d, &g, out_dev_ints("neighbours", g.nb, got, ref, 4 * n)));
-    if (ms.best_gpu) {
-        hm_job j;
-        job_init(&j, gpu_hash_neigh2d, &g);
-        job_in_mesh(&j, &m, g.ci, g.cj, g.lev);
-        job_out(&j, "neighbours", g.nb, ref, 4 * n, sizeof(int));
-        job_run(r, &pt, &j);
-    }
+    mesh_gpu_rows(r, &pt, &p, gpu_hash_neigh2d, &g, "neighbours", g.nb, ms);
     CHECK_CUDA(cudaFree(g.nb));
     mesh_dev_free(&g);
-    free(t); free(ref); free(got); free(boxes);
-    amr_free(&m);
+    free(boxes);
+    mesh_point_free(&p);
 }
 
 /* ================= the experiments ================= */
 static int exp_fig3_5(void *p)
 {
-    const hm_opts *r = (const hm_opts *)p;
-    datfile d;
-    hm_open_fig(&d, r, "hashmesh_fig3_5_sort2d.dat", "Fig. 3.5 (2D sort of AMR cells)", "finest-level hash buckets W*H");
-    long ns[16];
-    int nn = hm_sizes(r, ns);
-    for (int a = 0; a < nn; a++) measure_sort2d(r, at(&d, NULL), ns[a], PAPER);
-    datfile_commit(&d);
-    return 0;
+    return hm_figure((const hm_opts *)p, "hashmesh_fig3_5_sort2d.dat", "Fig. 3.5 (2D sort of AMR cells)",
+                     "finest-level hash buckets W*H", measure_sort2d);
 }
 
 static int exp_fig3_7(void *p)
 {
-    const hm_opts *r = (const hm_opts *)p;
-    datfile d;
-    hm_open_fig(&d, r, "hashmesh_fig3_7_neigh2d.dat", "Fig. 3.7 (2D neighbours, Listing 2)", "finest-level hash buckets W*H");
-    long ns[16];
-    int nn = hm_sizes(r, ns);
-    for (int a = 0; a < nn; a++) measure_neigh2d(r, at(&d, NULL), ns[a], PAPER);
-    datfile_commit(&d);
-    return 0;
+    return hm_figure((const hm_opts *)p, "hashmesh_fig3_7_neigh2d.dat", "Fig. 3.7 (2D neighbours, Listing 2)",
+                     "finest-level hash buckets W*H", measure_neigh2d);
 }
 
 #endif

@@ -273,26 +273,14 @@ static void measure_remap2d(const hm_opts *r, hm_point pt, long target, method_s
 /* ================= the experiments ================= */
 static int exp_fig3_9(void *p)
 {
-    const hm_opts *r = (const hm_opts *)p;
-    datfile d;
-    hm_open_fig(&d, r, "hashmesh_fig3_9_remap1d.dat", "Fig. 3.9 (1D remap, Listings 3 and 4)", "domain length L (buckets)");
-    long ns[16];
-    int nn = hm_sizes(r, ns);
-    for (int a = 0; a < nn; a++) measure_remap1d(r, at(&d, NULL), ns[a], PAPER);
-    datfile_commit(&d);
-    return 0;
+    return hm_figure((const hm_opts *)p, "hashmesh_fig3_9_remap1d.dat", "Fig. 3.9 (1D remap, Listings 3 and 4)",
+                     "domain length L (buckets)", measure_remap1d);
 }
 
 static int exp_fig3_10(void *p)
 {
-    const hm_opts *r = (const hm_opts *)p;
-    datfile d;
-    hm_open_fig(&d, r, "hashmesh_fig3_10_remap2d.dat", "Fig. 3.10 (2D remap)", "finest-level hash buckets W*H");
-    long ns[16];
-    int nn = hm_sizes(r, ns);
-    for (int a = 0; a < nn; a++) measure_remap2d(r, at(&d, NULL), ns[a], PAPER);
-    datfile_commit(&d);
-    return 0;
+    return hm_figure((const hm_opts *)p, "hashmesh_fig3_10_remap2d.dat", "Fig. 3.10 (2D remap)",
+                     "finest-level hash buckets W*H", measure_remap2d);
 }
 
 #endif

@@ -295,6 +295,12 @@ static void measure_sort1d(const hm_opts *r, hm_point pt, long n, double ratio, 
     keys1d_free(&k);
 }
 
+/* the sweeps' 1D sort: dmax/dmin = 2 (dmin = 2, dmax = 4 as in the paper, Fig. 3.3) */
+static void measure_sort1d_paper(const hm_opts *r, hm_point pt, long n, method_set ms)
+{
+    measure_sort1d(r, pt, n, 2.0, ms);
+}
+
 /* ================= 1D neighbours (Fig. 3.6) ================= */
 static hm_case neigh1d_cpu_case(const char *method, bench_host_fn fn, s1_ctx *c, const int *lref, const int *rref)
 {
@@ -367,15 +373,8 @@ static void measure_neigh1d(const hm_opts *r, hm_point pt, long n, method_set ms
 /* ================= the experiments ================= */
 static int exp_fig3_3(void *p)
 {
-    const hm_opts *r = (const hm_opts *)p;
-    datfile d;
-    hm_open_fig(&d, r, "hashmesh_fig3_3_sort1d.dat", "Fig. 3.3 (1D sort: qsort, CPU hash, GPU hash, radix)",
-                "dmax/dmin (2 here; dmin = 2, dmax = 4 as in the paper)");
-    long ns[16];
-    int nn = hm_sizes(r, ns);
-    for (int a = 0; a < nn; a++) measure_sort1d(r, at(&d, NULL), ns[a], 2.0, PAPER);
-    datfile_commit(&d);
-    return 0;
+    return hm_figure((const hm_opts *)p, "hashmesh_fig3_3_sort1d.dat", "Fig. 3.3 (1D sort: qsort, CPU hash, GPU hash, radix)",
+                     "dmax/dmin (2 here; dmin = 2, dmax = 4 as in the paper)", measure_sort1d_paper);
 }
 
 static int exp_fig3_4(void *p)
@@ -392,14 +391,8 @@ static int exp_fig3_4(void *p)
 
 static int exp_fig3_6(void *p)
 {
-    const hm_opts *r = (const hm_opts *)p;
-    datfile d;
-    hm_open_fig(&d, r, "hashmesh_fig3_6_neigh1d.dat", "Fig. 3.6 (1D neighbours)", "unused (0)");
-    long ns[16];
-    int nn = hm_sizes(r, ns);
-    for (int a = 0; a < nn; a++) measure_neigh1d(r, at(&d, NULL), ns[a], PAPER);
-    datfile_commit(&d);
-    return 0;
+    return hm_figure((const hm_opts *)p, "hashmesh_fig3_6_neigh1d.dat", "Fig. 3.6 (1D neighbours)", "unused (0)",
+                     measure_neigh1d);
 }
 
 /* The 1D sort against the sorts a user would pick (best.h), one core and all cores */
@@ -413,11 +406,7 @@ static int exp_sort_best(void *p)
     datfile_meta(&d, "methods", "introsort, radix32_cpu, hash_cpu: one core; *_omp: %d threads; radix_gpu: CUB 64-bit keys "
                  "(the paper-style baseline); radix32_gpu: CUB on the 32-bit bucket index, end_bit = ceil(log2 m), key "
                  "generation included; hash_gpu_job: with host<->device transfers (pinned)", r->threads);
-    long ns[16];
-    int nn = hm_sizes(r, ns);
-    for (int a = 0; a < nn; a++) measure_sort1d(r, at(&d, NULL), ns[a], 2.0, BEST);
-    datfile_commit(&d);
-    return 0;
+    return hm_sweep(r, &d, measure_sort1d_paper, BEST);
 }
 
 /* The GPU sorts' medians at the Table 4.2 sizes up to --max-log2 (measured and verified

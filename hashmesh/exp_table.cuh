@@ -83,14 +83,8 @@ static void measure_table(const hm_opts *r, hm_point pt, long nq, method_set ms)
 
 static int exp_fig3_11(void *p)
 {
-    const hm_opts *r = (const hm_opts *)p;
-    datfile d;
-    hm_open_fig(&d, r, "hashmesh_fig3_11_table.dat", "Fig. 3.11 (table look-up, Listing 5)", "table entries (51 x 23)");
-    long ns[16];
-    int nn = hm_sizes(r, ns);
-    for (int a = 0; a < nn; a++) measure_table(r, at(&d, NULL), ns[a], PAPER);
-    datfile_commit(&d);
-    return 0;
+    return hm_figure((const hm_opts *)p, "hashmesh_fig3_11_table.dat", "Fig. 3.11 (table look-up, Listing 5)",
+                     "table entries (51 x 23)", measure_table);
 }
 
 #endif

@@ -526,6 +526,28 @@ static bench_stats hm_run(const hm_opts *r, const hm_point *p, hm_case k)
     return st;
 }
 
+/* ---------------- a figure: one measurement at every size of the sweep ---------------- */
+/* What a figure measures at one size n: the rows of the methods of ms at point pt. */
+typedef void (*hm_measure_fn)(const hm_opts *r, hm_point pt, long n, method_set ms);
+
+/* The rows of every size of the sweep (hm_sizes) into d, then d committed. */
+static int hm_sweep(const hm_opts *r, datfile *d, hm_measure_fn measure, method_set ms)
+{
+    long ns[16];
+    int nn = hm_sizes(r, ns);
+    for (int a = 0; a < nn; a++) measure(r, at(d, NULL), ns[a], ms);
+    datfile_commit(d);
+    return 0;
+}
+
+/* A paper figure over the sweep: its file (hm_open_fig), the rows of the paper's methods. */
+static int hm_figure(const hm_opts *r, const char *name, const char *figure, const char *param_meaning, hm_measure_fn measure)
+{
+    datfile d;
+    hm_open_fig(&d, r, name, figure, param_meaning);
+    return hm_sweep(r, &d, measure, PAPER);
+}
+
 /* ---------------- the GPU job: host inputs -> device, the pipeline, outputs -> host ----------------
  * Pinned host copies (cudaMallocHost, made outside the timed region), so the transfers run at
  * the PCIe / NVLink-C2C rate a user with pinned buffers gets.  Its outputs must equal the
