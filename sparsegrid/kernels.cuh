@@ -103,6 +103,23 @@ __device__ __forceinline__ void sg_load(const float *__restrict__ s, float *sm, 
 /* Floats to skip at the start of shared memory so that sm + pad == s (mod 16 bytes). */
 __device__ __forceinline__ int sg_smem_pad(const float *s) { return (int)(((uintptr_t)s >> 2) & 3); }
 
+/* The start of the fused kernels: this block's tiles (tpb of them, fewer in the last block),
+ * tsz floats each and contiguous, copied from src into shared memory sm4 (at sg_smem_pad, by
+ * sg_load) and visible to every thread.  Returns where they start in shared memory; *cnt: the
+ * number of tiles, *o: where they go in dst. */
+__device__ __forceinline__ float *sg_group_load(float4 *sm4, const float *__restrict__ src, float *dst, long long nt,
+                                                int tsz, int tpb, int *cnt, float **o)
+{
+    const long long tile0 = (long long)blockIdx.x * tpb;
+    *cnt = (int)min((long long)tpb, nt - tile0);
+    const float *s = src + tile0 * tsz;
+    *o = dst + tile0 * tsz;
+    float *buf = (float *)sm4 + sg_smem_pad(s);
+    sg_load(s, buf, *cnt * tsz);
+    __syncthreads();
+    return buf;
+}
+
 /* tpb tiles per block, contiguous in memory: loaded with coalesced reads into buffer 0;
  * dimension k reads buffer k % 2 and writes buffer (k + 1) % 2, the last one writes dst.
  * code[r] (sg_codes) gives each point's neighbour distance per dimension.  Shared memory:
@@ -112,15 +129,10 @@ k_hier_fused(const float *__restrict__ src, float *__restrict__ dst, long long n
              const uint32_t *__restrict__ code, int tpb)
 {
     extern __shared__ float4 sm4[];
-    float *sm = (float *)sm4;
     const int tsz = (int)g.size;
-    const long long tile0 = (long long)blockIdx.x * tpb;
-    const int cnt = (int)min((long long)tpb, nt - tile0);
-    const float *s = src + tile0 * tsz;
-    float *o = dst + tile0 * tsz;
-    float *buf0 = sm + sg_smem_pad(s), *buf1 = sm + 4 + tpb * tsz;
-    sg_load(s, buf0, cnt * tsz);
-    __syncthreads();
+    int cnt;
+    float *o;
+    float *buf0 = sg_group_load(sm4, src, dst, nt, tsz, tpb, &cnt, &o), *buf1 = (float *)sm4 + 4 + tpb * tsz;
     for (int k = 0; k < g.d; k++) {
         const float *in = (k & 1) ? buf1 : buf0;
         float *out = (k == g.d - 1) ? o : ((k & 1) ? buf0 : buf1);
@@ -146,13 +158,9 @@ k_dehier_fused(const float *__restrict__ src, float *__restrict__ dst, long long
 {
     extern __shared__ float4 sm4[];
     const int tsz = (int)g.size;
-    const long long tile0 = (long long)blockIdx.x * tpb;
-    const int cnt = (int)min((long long)tpb, nt - tile0);
-    const float *s = src + tile0 * tsz;
-    float *o = dst + tile0 * tsz;
-    float *sm = (float *)sm4 + sg_smem_pad(s);
-    sg_load(s, sm, cnt * tsz);
-    __syncthreads();
+    int cnt;
+    float *o;
+    float *sm = sg_group_load(sm4, src, dst, nt, tsz, tpb, &cnt, &o);
     for (int k = 0; k < g.d; k++) {
         const int sh = 8 * k, stk = (int)g.stride[k];
         for (int lev = 1; lev <= g.l[k]; lev++) {
@@ -245,14 +253,10 @@ k_fused_lines(const float *__restrict__ src, float *__restrict__ dst, long long 
 {
     extern __shared__ float4 sm4[];
     const int tsz = (int)g.size;
-    const long long tile0 = (long long)blockIdx.x * tpb;
-    const int cnt = (int)min((long long)tpb, nt - tile0);
-    const float *s = src + tile0 * tsz;
-    float *o = dst + tile0 * tsz;
-    float *buf = (float *)sm4 + sg_smem_pad(s);
+    int cnt;
+    float *o;
+    float *buf = sg_group_load(sm4, src, dst, nt, tsz, tpb, &cnt, &o);
     const int total = cnt * tsz;
-    sg_load(s, buf, total);
-    __syncthreads();
 #pragma unroll
     for (int k = 0; k < SG_MAXD; k++) { /* unrolled: g.n[k], g.stride[k] stay in parameter space */
         if (k >= g.d) break;
@@ -267,46 +271,32 @@ k_fused_lines(const float *__restrict__ src, float *__restrict__ dst, long long 
 /* cp.async (sm_80+): global -> shared without registers, completed by groups.  Built for
  * an older GPU (sm_75), the copies are plain loads and stores and the waits are empty. */
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-#define SG_CP_ASYNC 1
-#else
-#define SG_CP_ASYNC 0
-#endif
+/* 4 bytes (.ca) and 16 bytes (.cg: not kept in L1) from global gm to shared sm. */
 __device__ __forceinline__ void sg_cp4(float *sm, const float *gm)
 {
-#if SG_CP_ASYNC
-    unsigned a = (unsigned)__cvta_generic_to_shared(sm);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(a), "l"(gm) : "memory");
-#else
-    *sm = *gm;
-#endif
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"((unsigned)__cvta_generic_to_shared(sm)), "l"(gm)
+                 : "memory");
 }
 __device__ __forceinline__ void sg_cp16(float *sm, const float *gm)
 {
-#if SG_CP_ASYNC
-    unsigned a = (unsigned)__cvta_generic_to_shared(sm);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(gm) : "memory");
-#else
-    *(float4 *)sm = __ldg((const float4 *)gm);
-#endif
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(sm)), "l"(gm)
+                 : "memory");
 }
-__device__ __forceinline__ void sg_cp_commit()
-{
-#if SG_CP_ASYNC
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
+__device__ __forceinline__ void sg_cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 /* Wait until at most `pending` of this thread's committed groups are still in flight. */
 __device__ __forceinline__ void sg_cp_wait(int pending)
 {
-#if SG_CP_ASYNC
     if (pending <= 0) asm volatile("cp.async.wait_group 0;\n" ::: "memory");
     else if (pending == 1) asm volatile("cp.async.wait_group 1;\n" ::: "memory");
     else if (pending == 2) asm volatile("cp.async.wait_group 2;\n" ::: "memory");
     else asm volatile("cp.async.wait_group 3;\n" ::: "memory");
-#else
-    (void)pending;
-#endif
 }
+#else /* sm_75: plain copies, nothing to wait for */
+__device__ __forceinline__ void sg_cp4(float *sm, const float *gm) { *sm = *gm; }
+__device__ __forceinline__ void sg_cp16(float *sm, const float *gm) { *(float4 *)sm = __ldg((const float4 *)gm); }
+__device__ __forceinline__ void sg_cp_commit() {}
+__device__ __forceinline__ void sg_cp_wait(int) {}
+#endif
 
 /* sg_load with cp.async: count floats s[0..count) -> sm[0..count), sm == s (mod 16 bytes);
  * 16-byte copies for the aligned middle, 4-byte copies for the head and tail. */
