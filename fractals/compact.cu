@@ -71,6 +71,16 @@ static unsigned long long read_count(unsigned long long *d, cudaStream_t stream)
     return w;
 }
 
+/* The counter of a check kernel (v->d_wrong): zeroed on the level's stream before the kernel,
+ * read back after it (its launch checked first). */
+static void wrong_clear(compact_level *v) { CHECK_CUDA(cudaMemsetAsync(v->d_wrong, 0, sizeof *v->d_wrong, v->stream)); }
+
+static unsigned long long wrong_read(compact_level *v)
+{
+    CHECK_LAUNCH();
+    return read_count(v->d_wrong, v->stream);
+}
+
 static void embedded_step(void *ctx, cudaStream_t stream)
 {
     embedded_state *E = &((compact_level *)ctx)->E;
@@ -102,10 +112,9 @@ static void ca_compact_step(void *ctx, cudaStream_t stream) { compact_step(&((co
 static size_t ca_compact_check(void *ctx)
 {
     compact_level *v = (compact_level *)ctx;
-    CHECK_CUDA(cudaMemsetAsync(v->d_wrong, 0, sizeof *v->d_wrong, v->stream));
+    wrong_clear(v);
     k_compact_check_full<<<v->S.P.blocks, v->S.P.threads, 0, v->stream>>>(v->S.P, v->S.d_s[0], v->S.d_s[1], v->d_wrong);
-    CHECK_LAUNCH();
-    unsigned long long w = read_count(v->d_wrong, v->stream);
+    unsigned long long w = wrong_read(v);
     if (w) fprintf(stderr, "error: %s: %llu cells of the compact step differ from the full-inverse step\n", v->label, w);
     return (size_t)w;
 }
@@ -134,10 +143,9 @@ static size_t ca_embedded_check(void *ctx)
         if (t > 1) embedded_step(ctx, v->stream);
         compact_step(&v->S, v->stream);
         CHECK_LAUNCH();
-        CHECK_CUDA(cudaMemsetAsync(v->d_wrong, 0, sizeof *v->d_wrong, v->stream));
+        wrong_clear(v);
         k_compact_vs_embedded<<<P.blocks, P.threads, 0, v->stream>>>(P, v->S.d_s[v->S.cur], v->E.d_e[v->E.cur], v->d_wrong);
-        CHECK_LAUNCH();
-        unsigned long long w = read_count(v->d_wrong, v->stream);
+        unsigned long long w = wrong_read(v);
         if (w) {
             fprintf(stderr, "error: %s: step %d: %llu compact cells differ from the embedded ca\n", v->label, t, w);
             return (size_t)w;
@@ -159,10 +167,9 @@ static void sw_run(void *ctx, cudaStream_t stream) { compact_sw(&((compact_level
 static size_t sw_check(void *ctx)
 {
     compact_level *v = (compact_level *)ctx;
-    CHECK_CUDA(cudaMemsetAsync(v->d_wrong, 0, sizeof *v->d_wrong, v->stream));
+    wrong_clear(v);
     k_compact_count_not<<<GRID_STRIDE_BLOCKS(8), 256, 0, v->stream>>>(v->S.d_s[0], v->cells, (uint8_t)FRACTAL_SW_VALUE, v->d_wrong);
-    CHECK_LAUNCH();
-    unsigned long long w = read_count(v->d_wrong, v->stream);
+    unsigned long long w = wrong_read(v);
     if (w) fprintf(stderr, "error: %s: sw left %llu compact cells unwritten\n", v->label, w);
     return (size_t)w;
 }
@@ -182,19 +189,17 @@ static size_t rd_check(void *ctx)
 {
     compact_level *v = (compact_level *)ctx;
     unsigned long long got = read_count(v->S.d_sum, v->stream), want, emb_sum = 0;
-    CHECK_CUDA(cudaMemsetAsync(v->d_wrong, 0, sizeof *v->d_wrong, v->stream));
+    wrong_clear(v);
     k_compact_sum_check<<<GRID_STRIDE_BLOCKS(8), 256, 0, v->stream>>>(v->S.d_s[1], v->cells, v->d_wrong);
-    CHECK_LAUNCH();
-    want = read_count(v->d_wrong, v->stream);
+    want = wrong_read(v);
     if (v->emb) { /* the same values embedded, summed through the lambda map (k_rd) */
         embedded_state *E = &v->E;
         CHECK_CUDA(cudaMemsetAsync(E->d_e[0], 0, (size_t)E->n * E->n, v->stream));
         k_compact_scatter<<<v->S.P.blocks, v->S.P.threads, 0, v->stream>>>(v->S.P, v->S.d_s[1], E->d_e[0]);
         CHECK_LAUNCH();
-        CHECK_CUDA(cudaMemsetAsync(v->d_wrong, 0, sizeof *v->d_wrong, v->stream));
+        wrong_clear(v);
         k_rd<lambda_map_t><<<E->m.grid, E->m.block, 0, v->stream>>>(E->m, E->d_e[0], E->n, v->d_wrong);
-        CHECK_LAUNCH();
-        emb_sum = read_count(v->d_wrong, v->stream);
+        emb_sum = wrong_read(v);
     }
     if (got == want && want >= v->cells && (!v->emb || emb_sum == got)) return 0; /* every value is >= 1 */
     fprintf(stderr, "error: %s: rd sum %llu, grid-stride sum %llu, embedded lambda sum %llu (%s)\n", v->label, got, want, emb_sum,

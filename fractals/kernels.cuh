@@ -27,6 +27,8 @@
  *     make them with   bb_map::make(L), lambda_map_t::make(L), lambda_thread_map::make(L),
  *                      lambda_par_map::make(L), bb_skip_map::make(L), bb_block_map::make(L)
  *                      (the bb kinds from a bb launch: its (n/rho)^2 grid)
+ *     two templates    fractal_thread_map<KIND, CELL> (bb, bb-skip, bb-block, lambda-thread)
+ *                      and fractal_shared_lambda_map<PAR> (lambda_map_t, lambda_par_map)
  *
  * Kernels (n = side of the embedded array, a/in/out: n*n bytes, row-major):
  *     k_sw<Map>(m, a, n, value)        a[cell] = value for every fractal cell
@@ -107,17 +109,40 @@ typedef fractal_thread_map<FRACTAL_MAP_BB_SKIP, fractal_bb_skip_cell> bb_skip_ma
 typedef fractal_thread_map<FRACTAL_MAP_BB_BLOCK, fractal_bb_block_cell> bb_block_map;
 typedef fractal_thread_map<FRACTAL_MAP_LAMBDA, fractal_lambda_cell> lambda_thread_map;
 
-struct lambda_map_t {
+/* lambda(omega) (eqs. 1-6) evaluated once per block and shared through shared memory (one
+ * __syncthreads).  PAR = false (lambda_map_t): thread (0,0) evaluates it.  PAR = true
+ * (lambda_par_map), the parallel lambda (fractal.h, lambda_par_term): the first warp's lanes
+ * compute the rb terms of eqs. 4-6 (lane l: mu = l+1, l+1+W, ... for a block of W < 32
+ * threads), one warp reduction adds them (eqs. 5-6), lane 0 stores the result. */
+template <bool PAR>
+struct fractal_shared_lambda_map {
     fractal_launch L;
     dim3 grid, block;
-    static lambda_map_t make(const fractal_launch &L)
+    static fractal_shared_lambda_map make(const fractal_launch &L)
     {
-        return fractal_map_make<lambda_map_t>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
+        return fractal_map_make<fractal_shared_lambda_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
     }
     __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
     {
         __shared__ uint2 s_block; /* lambda(omega) of this block, in blocks */
-        if (threadIdx.x == 0 && threadIdx.y == 0) {
+        if constexpr (PAR) {
+            const uint32_t lin = threadIdx.y * blockDim.x + threadIdx.x;
+            const uint32_t nthreads = blockDim.x * blockDim.y;
+            const uint32_t w = nthreads < 32 ? nthreads : 32u; /* lanes of the first warp */
+            if (lin < w) {
+                uint32_t sx = 0, sy = 0;
+                for (int mu = (int)lin + 1; mu <= L.rb; mu += (int)w) {
+                    uint32_t dx, dy;
+                    lambda_par_term(&L.F, mu, blockIdx.x, blockIdx.y, &dx, &dy);
+                    sx += dx;
+                    sy += dy;
+                }
+                const uint32_t mask = w == 32 ? 0xFFFFFFFFu : (1u << w) - 1u;
+                sx = __reduce_add_sync(mask, sx);
+                sy = __reduce_add_sync(mask, sy);
+                if (lin == 0) s_block = make_uint2(sx, sy);
+            }
+        } else if (threadIdx.x == 0 && threadIdx.y == 0) {
             uint32_t bx, by;
             nbb_fast_lambda(&L.F, L.rb, blockIdx.x, blockIdx.y, &bx, &by); /* eqs. 1-6 */
             s_block = make_uint2(bx, by);
@@ -128,40 +153,8 @@ struct lambda_map_t {
     }
 };
 
-/* The parallel lambda (fractal.h, lambda_par_term): the first warp's lanes compute the rb
- * terms of eqs. 4-6 (lane l: mu = l+1, l+1+W, ... for a block of W < 32 threads), one warp
- * reduction adds them (eqs. 5-6), lane 0 shares the result (one __syncthreads). */
-struct lambda_par_map {
-    fractal_launch L;
-    dim3 grid, block;
-    static lambda_par_map make(const fractal_launch &L)
-    {
-        return fractal_map_make<lambda_par_map>(L, FRACTAL_MAP_LAMBDA, L.gx, L.gy);
-    }
-    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
-    {
-        __shared__ uint2 s_block;
-        const uint32_t lin = threadIdx.y * blockDim.x + threadIdx.x;
-        const uint32_t nthreads = blockDim.x * blockDim.y;
-        const uint32_t w = nthreads < 32 ? nthreads : 32u; /* lanes of the first warp */
-        if (lin < w) {
-            uint32_t sx = 0, sy = 0;
-            for (int mu = (int)lin + 1; mu <= L.rb; mu += (int)w) {
-                uint32_t dx, dy;
-                lambda_par_term(&L.F, mu, blockIdx.x, blockIdx.y, &dx, &dy);
-                sx += dx;
-                sy += dy;
-            }
-            const uint32_t mask = w == 32 ? 0xFFFFFFFFu : (1u << w) - 1u;
-            sx = __reduce_add_sync(mask, sx);
-            sy = __reduce_add_sync(mask, sy);
-            if (lin == 0) s_block = make_uint2(sx, sy);
-        }
-        __syncthreads();
-        const uint2 b = s_block;
-        return fractal_block_cell(&L, b.x, b.y, threadIdx.x, threadIdx.y, x, y);
-    }
-};
+typedef fractal_shared_lambda_map<false> lambda_map_t;
+typedef fractal_shared_lambda_map<true> lambda_par_map;
 
 /* ---- kernels ------------------------------------------------------------------------ */
 
