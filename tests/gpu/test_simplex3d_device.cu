@@ -19,18 +19,23 @@
 #include "../../simplex3d/emulate.h"
 #include "../../simplex3d/kernels.cuh"
 
-/* every launch of the map (recursive-log: one per sub-cube), kernels.cuh's dispatch */
-static void launch_any(int map, int eval, int work, const s3_params &p, const s3_args &a)
+/* every launch of the map (recursive-log: one per sub-cube), kernels.cuh's dispatch: the map
+ * kernel (eval) or, with coarse, write-coarse (k_coarse: lc, ltpm) */
+static void launch_each(int map, int eval, int work, const s3_params &p, const s3_args &a, int coarse, uint32_t lc,
+                        uint32_t ltpm)
 {
     uint64_t nl;
     uint32_t *l = s3_launch_list(map, &p, &nl);
     for (uint64_t i = 0; i < nl; i++) {
-        s3_params q = p;
-        if (map == S3_RECURSIVE_LOG)
-            q.gx = q.gy = q.gz = l[4 * i], q.a0 = l[4 * i + 1], q.b0 = l[4 * i + 2], q.c0 = l[4 * i + 3];
-        s3_launch_map(map, eval, work, dim3(q.gx, q.gy, q.gz), 0, q, a);
+        const s3_params q = s3_launch_at(map, &p, l, i);
+        if (coarse) s3_launch_coarse(map, work, 0, q, a, lc, ltpm);
+        else s3_launch_map(map, eval, work, dim3(q.gx, q.gy, q.gz), 0, q, a);
     }
     free(l);
+}
+static void launch_any(int map, int eval, int work, const s3_params &p, const s3_args &a)
+{
+    launch_each(map, eval, work, p, a, 0, 0, 0);
 }
 
 /* cells not counted exactly once, plus cells whose written value is wrong (a write into a
@@ -79,15 +84,7 @@ static long long coverage(int map, int eval, uint32_t n, uint32_t rho, int e32, 
 #define GUARD_ELEMS 16384
 static void launch_coarse(int map, int work, const s3_params &p, const s3_args &a, uint32_t lc, uint32_t ltpm)
 {
-    uint64_t nl;
-    uint32_t *l = s3_launch_list(map, &p, &nl);
-    for (uint64_t i = 0; i < nl; i++) {
-        s3_params q = p;
-        if (map == S3_RECURSIVE_LOG)
-            q.gx = q.gy = q.gz = l[4 * i], q.a0 = l[4 * i + 1], q.b0 = l[4 * i + 2], q.c0 = l[4 * i + 3];
-        s3_launch_coarse(map, work, 0, q, a, lc, ltpm);
-    }
-    free(l);
+    launch_each(map, 0, work, p, a, 1, lc, ltpm);
 }
 
 static long long coverage_coarse(int map, uint32_t n, uint32_t rho, uint32_t lc, uint32_t ltpm, uint32_t *d_buf,
