@@ -5,7 +5,8 @@
  *   dist_args_parse(...)          args_parse before MPI_Init, printed by rank 0 only
  *   dist_opts_finish(&c)          common_opts_finish before MPI_Init, printed by rank 0 only
  *   dist_mute_begin/end           other pre-MPI_Init checks, printed by rank 0 only
- *   dist_init(&argc, &argv, &d)   MPI_Init; rank, size, and the rank on its node (-> GPU)
+ *   dist_init(&argc, &argv, &d)   MPI_Init; rank, size, and the rank on its node (-> GPU); the
+ *                                 node's cores shared among its ranks' OpenMP threads
  *   CHECK_MPI(call) CHECK_NCCL(call) CHECK_CUDA_RANK(call)
  *                                 every call checked; the error line names the rank
  *   dist_agree(&d, code, fmt...)  collective verdict: if any rank passes code != 0, rank 0
@@ -30,6 +31,9 @@
 #include <unistd.h>
 #include <time.h>
 #include "args.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #ifdef DIST_NCCL
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -153,6 +157,16 @@ static inline void dist_init(int *argc, char ***argv, dist_ctx *d)
     CHECK_MPI(MPI_Comm_rank(node, &d->local_rank));
     CHECK_MPI(MPI_Comm_size(node, &d->local_size));
     CHECK_MPI(MPI_Comm_free(&node));
+#ifdef _OPENMP
+    /* OpenMP threads per rank: the cores this rank may run on, shared with the other ranks of
+     * its node, unless OMP_NUM_THREADS says otherwise.  By default every rank would start one
+     * thread per core it sees, and mpirun binds ranks per socket beyond 2 ranks: 5 ranks on a
+     * 64-core node then spin 160 threads on 32 cores each socket. */
+    if (!getenv("OMP_NUM_THREADS")) {
+        int t = omp_get_num_procs() / d->local_size;
+        omp_set_num_threads(t > 0 ? t : 1);
+    }
+#endif
 }
 
 /* Collective: each rank gives its verdict (0 = fine).  Code 77 is printed as "SKIP: ...". */
