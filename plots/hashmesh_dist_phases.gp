@@ -1,6 +1,6 @@
-# plots/hashmesh_dist_phases.gp -- beyond the paper: time per phase of the distributed neighbour finding on 2 ranks.
+# plots/hashmesh_dist_phases.gp -- beyond the paper: time per phase of the distributed neighbour finding on 4 ranks (2 where no 4-rank file exists).
 # inputs: hashmesh_dist_scaling_gpu_p2.dat
-# Reads datadir/hashmesh_dist_scaling_<backend>_p2.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_phases.pdf|png).
+# Reads datadir/hashmesh_dist_scaling_<backend>_p4.dat, else _p2.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_phases.pdf|png).
 # x: AMR cells n (log); y: time (ms, log): each phase barrier-timed alone (the slowest rank); the setup phases
 # (partition, pattern: host, every rank sorting all keys, once per mesh) dashed; the same steps
 # distributed on the GPUs, each rank its own share (partition_dist_ms, pattern_dist_ms: median of
@@ -13,11 +13,13 @@ if (!exists("term")) term = 'pdf'
 if (!exists("backend")) backend = 'gpu'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_dist_phases.'.term
 load styledir.'/style.gp'
-f = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
+f = datadir.'/hashmesh_dist_scaling_'.backend.'_p4.dat'
+if (system("test -f '".f."' && echo 1 || echo 0") + 0 == 0) f = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
+nranks = system(sprintf("grep -v '^#' '%s' | awk 'NR == 1 { for (k = 1; k <= NF; k++) if ($k == \"ranks\") c = k; next } { print $c; exit }'", f))
 hdr = system(sprintf("grep -v '^#' '%s' | head -n 1", f))
 has(c) = strstrt(' '.hdr.' ', ' '.c.' ') > 0
 dist = has('partition_dist_ms')
-set title "Phases of the distributed neighbour step, 2 ranks\n".gpu_of(f)
+set title "Phases of the distributed neighbour step, ".nranks." ranks\n".gpu_of(f)
 set xlabel 'AMR cells n'
 set ylabel 'time (ms)'
 set logscale xy

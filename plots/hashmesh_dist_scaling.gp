@@ -1,9 +1,10 @@
-# plots/hashmesh_dist_scaling.gp -- beyond the paper (Robey, Nicholaeff, Robey, sec. 5's open problem): distributed 2D neighbours (Listing 2) on 1 and 2 GPUs.
+# plots/hashmesh_dist_scaling.gp -- beyond the paper (Robey, Nicholaeff, Robey, sec. 5's open problem): distributed 2D neighbours (Listing 2) on 1, 2 and 4 GPUs.
 # inputs: hashmesh_dist_scaling_gpu_p1.dat hashmesh_dist_scaling_gpu_p2.dat
-# Reads datadir/hashmesh_dist_scaling_<backend>_p{1,2}.dat (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_scaling.pdf|png).
+# Reads datadir/hashmesh_dist_scaling_<backend>_p{1,2}.dat and _p4.dat where it exists (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_scaling.pdf|png).
 # Left (strong scaling): x: AMR cells n (log); y: neighbour step = ghost exchange + hash build + query (ms, log), median with [min, max].
-# Right (weak scaling): the same times against cells per GPU n / ranks: equal curves = perfect weak scaling.
-# Rank counts 1 and 2 (the data that exist); a 4-rank file would be a third series of each panel.
+# Middle (weak scaling): the same times against cells per GPU n / ranks: equal curves = perfect weak scaling.
+# Right (remesh): the distributed remesh (Morton partition + ghost pattern on the GPUs, remesh_dist_ms) and
+# remesh + one step, against n: what a mesh change costs per rank count.
 if (!exists("datadir")) datadir = 'hashmesh/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -12,17 +13,32 @@ if (!exists("outfile")) outfile = 'plots/out/hashmesh_dist_scaling.'.term
 load styledir.'/style.gp'
 f1 = datadir.'/hashmesh_dist_scaling_'.backend.'_p1.dat'
 f2 = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
-set multiplot layout 1,2 title "Distributed 2D neighbours (Listing 2, Morton partition, ghost cells)\n".gpu_of(f2) font ',10'
+f4 = datadir.'/hashmesh_dist_scaling_'.backend.'_p4.dat'
+p4 = system("test -f '".f4."' && echo 1 || echo 0") + 0
+top = p4 ? f4 : f2
+# the 4-rank series, only where its file exists (a plot element added by a macro)
+s_strong = p4 ? sprintf(", '%s' using 'n':'total_ms':'total_min_ms':'total_max_ms' with yerrorlines ls ls_ranks4 title '4 ranks'", f4) : ""
+s_weak = p4 ? sprintf(", '%s' using (column('n') / column('ranks')):'total_ms' with linespoints ls ls_ranks4 title '4 ranks'", f4) : ""
+s_remesh = p4 ? sprintf(", '%s' using 'n':'remesh_dist_ms' with linespoints ls ls_ranks4 title '4 ranks', '%s' using 'n':(column('remesh_dist_ms') + column('total_ms')) with linespoints ls ls_ranks4 dt 2 pt 8 title '4 ranks, + step'", f4, f4) : ""
+set multiplot layout 1,3 title "Distributed 2D neighbours (Listing 2, Morton partition, ghost cells)\n".gpu_of(top) font ',10'
 set logscale xy
 set format x '2^{%L}'; set logscale x 2
 set format y '10^{%L}'
+set key top left font ',8'
 set ylabel 'neighbour step (ms)'
 set xlabel 'AMR cells n'
 set title 'strong scaling'
 plot f1 using "n":"total_ms":"total_min_ms":"total_max_ms" with yerrorlines ls ls_ranks1 title '1 rank', \
-     f2 using "n":"total_ms":"total_min_ms":"total_max_ms" with yerrorlines ls ls_ranks2 title '2 ranks'
+     f2 using "n":"total_ms":"total_min_ms":"total_max_ms" with yerrorlines ls ls_ranks2 title '2 ranks' @s_strong
 set xlabel 'cells per rank n / P'
 set title 'weak scaling'
 plot f1 using (column("n") / column("ranks")):"total_ms" with linespoints ls ls_ranks1 title '1 rank', \
-     f2 using (column("n") / column("ranks")):"total_ms" with linespoints ls ls_ranks2 title '2 ranks'
+     f2 using (column("n") / column("ranks")):"total_ms" with linespoints ls ls_ranks2 title '2 ranks' @s_weak
+set xlabel 'AMR cells n'
+set ylabel 'remesh on the GPUs (ms)'
+set title 'remesh; + step dashed'
+plot f1 using "n":"remesh_dist_ms" with linespoints ls ls_ranks1 title '1 rank', \
+     f1 using "n":(column("remesh_dist_ms") + column("total_ms")) with linespoints ls ls_ranks1 dt 2 pt 4 title '1 rank, + step', \
+     f2 using "n":"remesh_dist_ms" with linespoints ls ls_ranks2 title '2 ranks', \
+     f2 using "n":(column("remesh_dist_ms") + column("total_ms")) with linespoints ls ls_ranks2 dt 2 pt 4 title '2 ranks, + step' @s_remesh
 unset multiplot
