@@ -11,6 +11,8 @@
 # ms per launch, the median of 5 processes) and simplex2d's own data rows, each block opened
 # by 'ours-columns NAME...' and closed by 'ours # git: REV':
 #   ours KERNEL rho=R <the values of the columns named on the ours-columns line>
+# (KERNEL: write, dummy, map or empty; map and empty rows get work 'map' and 'empty' and one
+# more '# columns:' line saying so, which a file of write and dummy rows does not have)
 # Nothing is computed: every value is copied; the columns say which rows compare (work,
 # family).  The output keeps the source's '# gpu:' and '# date:' lines and names the source on
 # a '# derived:' line (tests/claims/check.sh: a derived file relies on its sources).
@@ -65,7 +67,9 @@ $1 == "ours" {
     for (i = 1; i <= ncols; i++) v[col[i]] = $(i + 3)
     if (v["kernel"] != $2) die("kernel '" $2 "' and column kernel '" v["kernel"] "' differ")
     if (kv($3, "rho") != v["rho"]) die("rho= and the rho column differ")
-    if (v["kernel"] == "write") w = "store"; else if (v["kernel"] == "dummy") w = "zero"; else die("unknown kernel of ours '" v["kernel"] "' (write or dummy)")
+    if (v["kernel"] == "write") w = "store"; else if (v["kernel"] == "dummy") w = "zero"
+    else if (v["kernel"] == "map") { w = "map"; more = 1 } else if (v["kernel"] == "empty") { w = "empty"; more = 1 }
+    else die("unknown kernel of ours '" v["kernel"] "' (write, dummy, map or empty)")
     mp = v["map"]
     f = (mp == "bb") ? "box" : (mp == "lambda-exact") ? "lambda" : (mp == "recursive") ? "recursive" : "none"
     row("ours " v["kernel"] " " w " " f " " num(v["rho"], "rho") " " num(v["n"], "n") " - " mp " " \
@@ -89,6 +93,7 @@ END {
     print "#   work: store (gpumaps st32, ours write) or zero (gpumaps zw32; ours dummy: the map and a store that never happens)"
     print "#   family: the maps compared side by side: box (gpumaps bbox, ours bb), lambda (gpumaps lambda, fp32; ours"
     print "#   lambda-exact), recursive (gpumaps hadouken, ours recursive); none: ours only"
+    if (more) print "#   work map: ours map (the map kept by a never-taken trap, no store); empty: ours empty (an empty kernel on the map's grid)"
     print "#   rho: block side; n: matrix side N; method: gpumaps' method number (- for ours)"
     print "#   median_ms, min_ms, max_ms: ms per launch (gpumaps: the median of 5 processes of 20 launches, no min/max: nan;"
     print "#   ours: over its timed samples); blocks_launched: ours only (nan for gpumaps)"

@@ -9,7 +9,9 @@
 #      and our empty kernel do no work (no load, store or branch but the exits and the final
 #      self-branch); on a block above the diagonal gpumaps' fractal bbox exits after 5
 #      instructions and our bb-skip after 8; in 2D gpumaps' hadouken store kernel and our
-#      recursive map at m = 2^k are branch-free (no BRA but the final self-branch);
+#      recursive map at m = 2^k are branch-free (no BRA but the final self-branch); the H100 run's
+#      sass-h100/ copies are byte for byte those of the H200 run, and its paths.txt gives the two
+#      path lengths walked here;
 #   3. bad input (a line of no known form, a gpumaps line without rho= or ms=, no '# gpu:' line,
 #      no size for the gpumaps rows, an ours row before its columns or short of values, our rows
 #      from two revisions, a kernel or rho column that disagrees with its block, a summary row
@@ -21,8 +23,11 @@ awkp=common/peers_dat.awk
 
 # ---- 1. the committed data files are the script's output
 for raw in simplex3d/results-ref/peers/gpumaps_peer3d_h200.txt \
+           simplex3d/results-ref/peers/gpumaps_peer3d_h100.txt \
            fractals/results-ref/peers/gpumaps_peer_fractals_h200.txt \
-           simplex2d/results-ref/peers/gpumaps_peer2d_rho32_h200_afacf29.txt; do
+           fractals/results-ref/peers/gpumaps_peer_fractals_h100.txt \
+           simplex2d/results-ref/peers/gpumaps_peer2d_rho32_h200_afacf29.txt \
+           simplex2d/results-ref/peers/gpumaps_peer2d_rho32_h100_2144e97.txt; do
   dat=${raw%.txt}.dat
   expect 0 awk -f "$awkp" "$raw" >"$cli_tmp/out.dat"
   cmp -s "$cli_tmp/out.dat" "$dat" || { cli_fail "$dat differs from 'awk -f $awkp $raw'"; diff "$cli_tmp/out.dat" "$dat" | head -n 6; }
@@ -35,7 +40,8 @@ for raw in simplex3d/results-ref/peers/gpumaps_peer3d_h200.txt \
               END { print n + 0 }' "$raw")
   got=$(grep -cE '^(gpumaps|ours) ' "$dat")
   [ "$want" -gt 0 ] && [ "$want" -eq "$got" ] || cli_fail "$dat has $got rows for $want timing/check lines of $raw"
-  grep -q '^# gpu: NVIDIA H200' "$dat" || cli_fail "$dat lacks the source's gpu line"
+  case $raw in *_h100*) card='H100 80GB HBM3';; *) card=H200;; esac   # the GPU the file name says
+  grep -q "^# gpu: NVIDIA $card" "$dat" || cli_fail "$dat lacks the source's gpu line (NVIDIA $card)"
   grep -q "^# derived: by $awkp .*: peers/$(basename "$raw")\$" "$dat" || cli_fail "$dat lacks its '# derived:' line"
 done
 # the rows the READMEs lean on, as the raw text has them
@@ -44,6 +50,10 @@ grep -qx 'gpumaps regular-store - hadouken 8 1024 ok 0.37757 0.374398 0.377782 3
 grep -qx 'gpumaps check-ijk - lambda 4 1024 failed nan nan nan nan 186' "$d3" || cli_fail "$d3: their ijk check at rho = 4"
 df=fractals/results-ref/peers/gpumaps_peer_fractals_h200.dat
 [ "$(grep -c '^gpumaps char - .* 32 65536 skipped ' "$df")" -eq 4 ] || cli_fail "$df: their rho = 32 lambda and three tensor-core rows are skipped"
+dh=fractals/results-ref/peers/gpumaps_peer_fractals_h100.dat
+[ "$(grep -c '^gpumaps char - \(lambda\|tensor-core-method-[346]\) 32 65536 ok ' "$dh")" -eq 4 ] || cli_fail "$dh: their rho = 32 lambda and three tensor-core rows are timed"
+grep -q '^gpumaps .* skipped ' "$dh" && cli_fail "$dh: a skipped row"
+grep -qx 'ours sw - bb-skip 32 65536 ok 5.596032 5.594048 5.607520 1 nan' "$dh" || cli_fail "$dh: our bb-skip row at rho = 32"
 
 # ---- 2. the SASS excerpts
 sass_of() {   # NAME -> the excerpt's path in one of the three peers folders
@@ -96,6 +106,23 @@ for n in gpumaps2d_hadouken_store_rho32 ours2d_recursive-pow2_write; do
     instr "$f" | tail -n 1 | awk '{ t = $3; sub(/^0x/, "", t); while (length(t) < length($1)) t = "0" t; exit !($2 == "BRA" && t == $1) }' ||
     cli_fail "$f: a branch besides the final self-branch"
 done
+
+# the H100 run's excerpts (sass-h100/ beside each sass/) are byte for byte those of the H200 run:
+# the same nvcc and sm_90, so the SASS does not depend on the card
+nh=0
+for d in simplex3d/results-ref/peers/sass-h100 fractals/results-ref/peers/sass-h100 simplex2d/results-ref/peers/sass-h100; do
+  for f in "$d"/*.txt; do
+    b=$(basename "$f"); [ "$b" = paths.txt ] && continue
+    h=$(sass_of "${b%.txt}"); [ "$b" = counts.txt ] && h=$counts
+    [ -n "$h" ] && cmp -s "$f" "$h" || cli_fail "$f differs from the H200 run's ${h:-(none)}"
+    nh=$((nh + 1))
+  done
+done
+[ "$nh" -eq 29 ] || cli_fail "sass-h100/: $nh excerpts and counts, want 29"
+# the path lengths the H100 run's paths.txt gives for a block above the diagonal are the walk above
+paths=simplex3d/results-ref/peers/sass-h100/paths.txt
+grep -q '^gpumaps_fractals_bbox_rho32 | skipped-block(bx>by) | 5 instructions;' "$paths" || cli_fail "$paths: their bbox's skipped block is not 5 instructions"
+grep -q '^ours_fractals_sw_bb_skip_map | skipped-block(bx>by) | 8 instructions;' "$paths" || cli_fail "$paths: our bb-skip's skipped block is not 8 instructions"
 
 # ---- 3. bad input
 bad() { cli_awk_refused "$awkp" "$@"; } # NAME TEXT: exit 2, one error line, nothing on stdout
