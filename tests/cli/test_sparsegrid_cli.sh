@@ -253,4 +253,16 @@ printf '%s\n' "$out" | grep -q -- '--exp=V' || { echo "FAILED: $exp --help lacks
 "$exp" --exp=truncation --quick --out="$tmp/res" >/dev/null 2>&1 || { echo "FAILED: $exp --exp=truncation (host only)"; fail=1; }
 [ -f "$tmp/res/sparsegrid_figx2_error.dat" ] || { echo "FAILED: no error data file"; fail=1; }
 
+
+# sparsegrid/sparse_best.awk (the figure's best row per d and family) on the committed H200 run:
+# header + 5 d x 4 families, the d = 4 pipe row the README cites, the inverse of the same row;
+# a file of another experiment: one error line, exit 2
+best=$(awk -f sparsegrid/sparse_best.awk sparsegrid/results-ref/h200-pipe/float/d*/sparsegrid_figx4_sparse_float.dat 2>&1) ||
+  cli_fail "sparse_best.awk on the committed H200 float run failed"
+[ "$(lines "$best")" -eq 21 ] || cli_fail "sparse_best.awk: $(lines "$best") lines, want 21"
+printf '%s\n' "$best" | grep -qx '4 pipe 53.4 53.4 gpu_sparse_pipe_m3_g1_b1_r6 256' || cli_fail "sparse_best.awk: no d = 4 pipe row 53.4 (r6, 256 threads)"
+printf '%s\n' "$best" | grep -qx '2 multi 32.8 33.5 gpu_sparse_multi_g1_u4 256' || cli_fail "sparse_best.awk: d = 2 multi row or its inverse wrong"
+out=$(awk -f sparsegrid/sparse_best.awk sparsegrid/results-ref/sparsegrid_figx1_bandwidth.dat 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(lines "$out")" -eq 1 ] && printf '%s\n' "$out" | grep -q '^error: .*not a --exp=sparse data file' ||
+  cli_fail "sparse_best.awk on a bandwidth file: exit $rc, '$out'"
 cli_done
