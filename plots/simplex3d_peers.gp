@@ -1,8 +1,8 @@
 # plots/simplex3d_peers.gp -- beyond the papers (neither times 3D): the authors' gpumaps 3-simplex
 # codes beside simplex3d in one run on one GPU, N = 1024 (their regular code's limit), per block
 # side rho = 4, 8.
-# inputs: peers/gpumaps_peer3d_h200.dat
-# Reads datadir/peers/gpumaps_peer3d_h200.dat (common/peers_dat.awk of the raw output in
+# inputs: peers/gpumaps_peer3d_h200.dat peers/gpumaps_peer3d_h100.dat
+# Reads datadir/peers/gpumaps_peer3d_{h200,h100}.dat (top row H200, bottom H100; common/peers_dat.awk of the raw output in
 # results-ref/peers/); output: outfile.  x: rho (log 2); y: ms per launch (log), the median with
 # [min, max] as error bars.  Left, one store per cell: gpumaps bbox and hadouken (4-byte cells),
 # ijk lambda (1-byte; wrong at rho = 4 by their own check), ours bb, lambda-exact and
@@ -14,10 +14,9 @@ if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/simplex3d_peers.'.term
 load styledir.'/style.gp'
-if (term eq 'png') { set terminal pngcairo size 1400,600 enhanced font 'Helvetica,13' linewidth 1.5 } \
-else { set terminal pdfcairo size 10in,4.3in enhanced font 'Helvetica,11' linewidth 1.5 }
+if (term eq 'png') { set terminal pngcairo size 1400,1100 enhanced font 'Helvetica,13' linewidth 1.5 } \
+else { set terminal pdfcairo size 10in,8in enhanced font 'Helvetica,11' linewidth 1.5 }
 set output outfile
-f = datadir.'/peers/gpumaps_peer3d_h200.dat'
 # one series: the timed rows of one code, test, evaluation and map
 is(c, t, e, m) = strcol("code") eq c && strcol("test") eq t && strcol("eval") eq e && strcol("map") eq m && strcol("status") eq 'ok'
 v(c, t, e, m, col) = is(c, t, e, m) ? column(col) : NaN
@@ -28,31 +27,36 @@ set xtics (4, 8)
 set xlabel 'block side rho (rho^3 threads a block)'
 set ylabel 'ms per launch'
 set key top right
-set multiplot layout 1,2 title 'Tetrahedron, N = 1024: the authors'' gpumaps beside ours, '.gpu_of(f)
-set title 'one store per cell'
-set yrange [0.25:20]
-set ytics (0.3, 0.5, 1, 2, 5, 10, 20)
-plot f using "rho":(v('gpumaps','regular-store','-','bbox',"median_ms")):(v('gpumaps','regular-store','-','bbox',"min_ms")):(v('gpumaps','regular-store','-','bbox',"max_ms")) \
-       with yerrorlines ls ls_gpumaps_bbox title 'gpumaps bbox', \
-     f using "rho":(v('ours','write','block','bb',"median_ms")):(v('ours','write','block','bb',"min_ms")):(v('ours','write','block','bb',"max_ms")) \
-       with yerrorlines ls ls_bb title 'ours bb', \
-     f using "rho":(v('gpumaps','ijk-write','-','lambda',"median_ms")):(v('gpumaps','ijk-write','-','lambda',"min_ms")):(v('gpumaps','ijk-write','-','lambda',"max_ms")) \
-       with yerrorlines ls ls_gpumaps_lambda title 'gpumaps ijk lambda (1-byte; wrong at rho = 4)', \
-     f using "rho":(v('ours','write','block','lambda-exact',"median_ms")):(v('ours','write','block','lambda-exact',"min_ms")):(v('ours','write','block','lambda-exact',"max_ms")) \
-       with yerrorlines ls ls_lambda_exact title 'ours lambda-exact', \
-     f using "rho":(v('gpumaps','regular-store','-','hadouken',"median_ms")):(v('gpumaps','regular-store','-','hadouken',"min_ms")):(v('gpumaps','regular-store','-','hadouken',"max_ms")) \
-       with yerrorlines ls ls_gpumaps_hadouken title 'gpumaps hadouken', \
-     f using "rho":(v('ours','write','block','recursive-o1',"median_ms")):(v('ours','write','block','recursive-o1',"min_ms")):(v('ours','write','block','recursive-o1',"max_ms")) \
-       with yerrorlines ls ls_recursive_o1 title 'ours recursive-o1'
-set title 'no store: the map kept, and empty kernels'
-set yrange [0.18:3]
-set ytics (0.2, 0.3, 0.5, 1, 2, 3)
-plot f using "rho":(v('gpumaps','regular-zero-work-kept','-','hadouken',"median_ms")):(v('gpumaps','regular-zero-work-kept','-','hadouken',"min_ms")):(v('gpumaps','regular-zero-work-kept','-','hadouken',"max_ms")) \
-       with yerrorlines ls ls_gpumaps_hadouken title 'gpumaps hadouken, map kept', \
-     f using "rho":(v('ours','map','thread','recursive-o1',"median_ms")):(v('ours','map','thread','recursive-o1',"min_ms")):(v('ours','map','thread','recursive-o1',"max_ms")) \
-       with yerrorlines ls ls_recursive_o1 title 'ours recursive-o1, map kept (per thread)', \
-     f using "rho":(v('gpumaps','regular-zero-work','-','hadouken',"median_ms")):(v('gpumaps','regular-zero-work','-','hadouken',"min_ms")):(v('gpumaps','regular-zero-work','-','hadouken',"max_ms")) \
-       with yerrorlines ls ls_gpumaps_empty title 'gpumaps hadouken zero work (empty)', \
-     f using "rho":(v('ours','empty','block','recursive-o1',"median_ms")):(v('ours','empty','block','recursive-o1',"min_ms")):(v('ours','empty','block','recursive-o1',"max_ms")) \
-       with yerrorlines ls ls_empty title 'ours empty kernel, recursive-o1''s grid'
+set multiplot layout 2,2 title 'Tetrahedron, N = 1024: the authors'' gpumaps beside ours, one run on each GPU'
+do for [g in "h200 h100"] {
+    f = datadir.'/peers/gpumaps_peer3d_'.g.'.dat'
+    if (g eq 'h100') { unset key }
+    set title gpu_of(f).': one store per cell'
+    set yrange [0.25:20]
+    set ytics (0.3, 0.5, 1, 2, 5, 10, 20)
+    plot f using "rho":(v('gpumaps','regular-store','-','bbox',"median_ms")):(v('gpumaps','regular-store','-','bbox',"min_ms")):(v('gpumaps','regular-store','-','bbox',"max_ms")) \
+           with yerrorlines ls ls_gpumaps_bbox title 'gpumaps bbox', \
+         f using "rho":(v('ours','write','block','bb',"median_ms")):(v('ours','write','block','bb',"min_ms")):(v('ours','write','block','bb',"max_ms")) \
+           with yerrorlines ls ls_bb title 'ours bb', \
+         f using "rho":(v('gpumaps','ijk-write','-','lambda',"median_ms")):(v('gpumaps','ijk-write','-','lambda',"min_ms")):(v('gpumaps','ijk-write','-','lambda',"max_ms")) \
+           with yerrorlines ls ls_gpumaps_lambda title 'gpumaps ijk lambda (1-byte; wrong at rho = 4)', \
+         f using "rho":(v('ours','write','block','lambda-exact',"median_ms")):(v('ours','write','block','lambda-exact',"min_ms")):(v('ours','write','block','lambda-exact',"max_ms")) \
+           with yerrorlines ls ls_lambda_exact title 'ours lambda-exact', \
+         f using "rho":(v('gpumaps','regular-store','-','hadouken',"median_ms")):(v('gpumaps','regular-store','-','hadouken',"min_ms")):(v('gpumaps','regular-store','-','hadouken',"max_ms")) \
+           with yerrorlines ls ls_gpumaps_hadouken title 'gpumaps hadouken', \
+         f using "rho":(v('ours','write','block','recursive-o1',"median_ms")):(v('ours','write','block','recursive-o1',"min_ms")):(v('ours','write','block','recursive-o1',"max_ms")) \
+           with yerrorlines ls ls_recursive_o1 title 'ours recursive-o1'
+    set title gpu_of(f).': no store (map kept; empty)'
+    set yrange [0.18:3]
+    set ytics (0.2, 0.3, 0.5, 1, 2, 3)
+    plot f using "rho":(v('gpumaps','regular-zero-work-kept','-','hadouken',"median_ms")):(v('gpumaps','regular-zero-work-kept','-','hadouken',"min_ms")):(v('gpumaps','regular-zero-work-kept','-','hadouken',"max_ms")) \
+           with yerrorlines ls ls_gpumaps_hadouken title 'gpumaps hadouken, map kept', \
+         f using "rho":(v('ours','map','thread','recursive-o1',"median_ms")):(v('ours','map','thread','recursive-o1',"min_ms")):(v('ours','map','thread','recursive-o1',"max_ms")) \
+           with yerrorlines ls ls_recursive_o1 title 'ours recursive-o1, map kept (per thread)', \
+         f using "rho":(v('gpumaps','regular-zero-work','-','hadouken',"median_ms")):(v('gpumaps','regular-zero-work','-','hadouken',"min_ms")):(v('gpumaps','regular-zero-work','-','hadouken',"max_ms")) \
+           with yerrorlines ls ls_gpumaps_empty title 'gpumaps hadouken zero work (empty)', \
+         f using "rho":(v('ours','empty','block','recursive-o1',"median_ms")):(v('ours','empty','block','recursive-o1',"min_ms")):(v('ours','empty','block','recursive-o1',"max_ms")) \
+           with yerrorlines ls ls_empty title 'ours empty kernel, recursive-o1''s grid'
+}
+set key
 unset multiplot
