@@ -55,8 +55,9 @@
  * best row at d = 4: issue rate per scheduler 0.5-0.6, fewer barrier stalls than k_sparse_stream,
  * the rest long scoreboard (table loads) and MIO throttle (shared memory).
  * Measured (README, "k_sparse_pipe"; results-ref/{h100,h200}-pipe/): the best pipe row per d is
- * 46-75 % of copy in float and 48-79 % in double on the H200, 60-93 % on the H100 -- above the
- * predictions at d = 2, below them at d = 3, 5, 6 on the H200; ncu at d = 4 (float, the register-
+ * 46-75 % of copy in float and 48-79 % in double on the H200, 60-93 % on the H100 -- on the H200
+ * above the predictions at d = 2, at their low end elsewhere, d = 4 float just below them (53 %
+ * against 55-65 %); ncu at d = 4 (float, the register-
  * capped row): 0.70 issued per scheduler and cycle, the largest stalls not_selected, barrier and
  * long scoreboard, and the same kernel time on both GPUs: bound by the SM, not by DRAM. */
 #ifndef SPARSEGRID_SPARSE_STREAM_CUH
