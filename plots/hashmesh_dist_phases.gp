@@ -14,7 +14,7 @@ if (!exists("backend")) backend = 'gpu'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_dist_phases.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_dist_scaling_'.backend.'_p4.dat'
-if (system("test -f '".f."' && echo 1 || echo 0") + 0 == 0) f = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
+if (!file_exists(f)) f = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
 nranks = system(sprintf("grep -v '^#' '%s' | awk 'NR == 1 { for (k = 1; k <= NF; k++) if ($k == \"ranks\") c = k; next } { print $c; exit }'", f))
 hdr = system(sprintf("grep -v '^#' '%s' | head -n 1", f))
 has(c) = strstrt(' '.hdr.' ', ' '.c.' ') > 0

@@ -14,7 +14,7 @@ load styledir.'/style.gp'
 f1 = datadir.'/hashmesh_dist_scaling_'.backend.'_p1.dat'
 f2 = datadir.'/hashmesh_dist_scaling_'.backend.'_p2.dat'
 f4 = datadir.'/hashmesh_dist_scaling_'.backend.'_p4.dat'
-p4 = system("test -f '".f4."' && echo 1 || echo 0") + 0
+p4 = file_exists(f4)
 top = p4 ? f4 : f2
 # the 4-rank series, only where its file exists (a plot element added by a macro)
 s_strong = p4 ? sprintf(", '%s' using 'n':'total_ms':'total_min_ms':'total_max_ms' with yerrorlines ls ls_ranks4 title '4 ranks'", f4) : ""

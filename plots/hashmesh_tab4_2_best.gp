@@ -15,7 +15,7 @@ load styledir.'/style.gp'
 f = datadir.'/hashmesh_tab4_2_best.dat'
 f2 = datadir.'/hashmesh_tab4_2_best_run2.dat'
 fc = datadir.'/hashmesh_tab4_2_best_cold.dat'
-has_cold = int(system(sprintf("test -f '%s' && echo 1 || echo 0", fc)))
+has_cold = file_exists(fc)
 set title "Table 4.2 against the strongest radix sort\n".gpu_of(f)
 set xlabel 'keys n'
 set ylabel 'radix sort time / hash sort time'

@@ -14,7 +14,7 @@ load styledir.'/style.gp'
 f1 = datadir.'/simplex2d_dist_lambda_p1.dat'
 f2 = datadir.'/simplex2d_dist_lambda_p2.dat'
 f4 = datadir.'/simplex2d_dist_lambda_p4.dat'
-p4 = system("test -f '".f4."' && echo 1 || echo 0") + 0
+p4 = file_exists(f4)
 top = p4 ? f4 : f2
 # the rows of one kernel and variant; NaN elsewhere (style.gp: missing NaN keeps the lines joined)
 sel(k, v, c) = (strcol("kernel") eq k && strcol("variant") eq v) ? column(c) : NaN

@@ -16,7 +16,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/tensorcore_nbb.'.term
 load styledir.'/style.gp'
 fc = datadir.'/tensorcore_nbb_candy_sw.dat'
-has_candy = int(system(sprintf("test -f '%s' && echo 1 || echo 0", fc)))
+has_candy = file_exists(fc)
 if (term eq 'png') { set terminal pngcairo size (has_candy ? 2300 : 1600),1100 enhanced font 'Helvetica,13' linewidth 1.5 } else { set terminal pdfcairo size (has_candy ? 16 : 11)*1in,8in enhanced font 'Helvetica,11' linewidth 1.5 }
 set output outfile
 fs = 'candelabra vicsek sierpinski-carpet h-fractal'

@@ -89,6 +89,13 @@ static void sparse_stream_setup(const sg_opts *o, sparse_plans *p, const sgs_gri
     }
 }
 
+/* The row name of a k_sparse_pipe plan: gpu_sparse_pipe_m<M>_g<G>_b<NBUF>[_p][_r6|_r8]. */
+static void sparse_pipe_name(const sgst_gpu *s, char *name, size_t size)
+{
+    snprintf(name, size, "gpu_sparse_pipe_m%d_g%d_b%d%s%s", s->M, s->G, s->nbuf, s->pairs ? "_p" : "",
+             s->minb == 6 ? "_r6" : s->minb == 8 ? "_r8" : "");
+}
+
 /* The k_sparse_pipe plans of grid g (SPARSE_PIPE), each described in a # pipe_plan: line. */
 static void sparse_pipe_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
 {
@@ -111,10 +118,12 @@ static void sparse_pipe_setup(const sg_opts *o, sparse_plans *p, const sgs_grid 
             continue;
         }
         p->npv++;
-        datfile_meta(d, "pipe_plan", "d=%d n=%d: gpu_sparse_pipe_m%d_g%d_b%d%s%s, %d threads: %d lists (%d barriers per "
+        char name[48];
+        sparse_pipe_name(s, name, sizeof name);
+        datfile_meta(d, "pipe_plan", "d=%d n=%d: %s, %d threads: %d lists (%d barriers per "
                      "group), %.2f tasks and %.2f items per point, %d buffers (%s), %s, %zu bytes of shared memory per "
-                     "block, %d blocks per SM, %d registers per thread, %d blocks launched at most", g->d, g->n, s->M, s->G,
-                     s->nbuf, s->pairs ? "_p" : "", s->minb == 6 ? "_r6" : s->minb == 8 ? "_r8" : "", s->threads, s->nlist, s->nlist + 2, s->tasks_pt, s->items_pt, s->nbuf,
+                     "block, %d blocks per SM, %d registers per thread, %d blocks launched at most", g->d, g->n, name,
+                     s->threads, s->nlist, s->nlist + 2, s->tasks_pt, s->items_pt, s->nbuf,
                      s->nbuf ? "bulk copies" : "the threads copy", s->pairs ? "pole pairs" : "single poles", s->smem,
                      s->per_sm, s->regs, s->blocks);
     }
@@ -217,8 +226,7 @@ static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, c
     for (int inv = 0; inv < 2; inv++)
         for (int c = 0; c < p->npv; c++) {
             char name[48];
-            snprintf(name, sizeof name, "gpu_sparse_pipe_m%d_g%d_b%d%s%s", p->pv[c].M, p->pv[c].G, p->pv[c].nbuf,
-                     p->pv[c].pairs ? "_p" : "", p->pv[c].minb == 6 ? "_r6" : p->pv[c].minb == 8 ? "_r8" : "");
+            sparse_pipe_name(p->pv + c, name, sizeof name);
             int before = n;
             impl_add(list, &n, SPARSE_GPU_PIPE, inv, p->pv[c].threads, NULL, NULL, name, impls);
             if (n > before) list[n - 1].sv = p->pv + c;
