@@ -15,7 +15,8 @@
  * remesh_gpu.cuh) or its host (cpu backend: MPI); the result must equal the host reference
  * of mesh_partition.h (every owned record, split key, send list and the window) or every rank
  * exits 1.  --exp=scaling times it (partition_dist_ms, pattern_dist_ms, remesh_dist_ms) beside
- * the host's partition_ms and pattern_ms. */
+ * the host's partition_ms and pattern_ms, and on the GPUs also the first design that sorted
+ * every cell twice (remesh_sort2_ms, checked the same way). */
 #include <errno.h>
 #include <sys/stat.h>
 #include "../common/check.h"
@@ -198,13 +199,15 @@ static void run_start(hm_run *r, const dist_ctx *d, const amr_mesh *m, hm_part *
  * 1 on a mismatch), then `reps` more calls with each step barrier-timed (medians, ms). */
 typedef struct { double part, pattern, remesh, remesh_min, remesh_max, first, upload; } remesh_times;
 static remesh_times remesh_dist_run(const dist_ctx *d, const amr_mesh *m, const hm_part *p, const dist_pattern *pat,
-                                    int gpu, int reps)
+                                    int gpu, int sender_sorts, int reps)
 {
     remesh_times t = {NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     hm_rm w;
     hm_rm_init(&w, d, m);
 #ifdef DIST_NCCL
-    if (gpu) hm_rm_gpu_init(&w);
+    if (gpu) hm_rm_gpu_init(&w, sender_sorts);
+#else
+    (void)sender_sorts;
 #endif
     if (!gpu) hm_rm_host_init(&w);
     double t0 = dist_time_begin();
@@ -272,7 +275,7 @@ static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu, int 
     hm_run r;
     double part_ms, pattern_ms;
     run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
-    if (remesh_dist) remesh_dist_run(d, &m, &p, &pat, gpu, 0); /* checked equal to the host's, or exit 1 */
+    if (remesh_dist) remesh_dist_run(d, &m, &p, &pat, gpu, 0, 0); /* checked equal to the host's, or exit 1 */
     int *nb_all = d->rank == 0 ? (int *)gen_alloc(sizeof(int) * 4 * (size_t)m.n) : NULL;
     run_once_and_gather(&r, nb_all);
     bad = 0;
@@ -340,14 +343,16 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
                                     "(the reference, timed once); partition_dist_ms, pattern_dist_ms: the same steps distributed "
                                     "(remesh_dist.h), each rank its own share %s, checked equal to the reference, median of "
                                     "reps after a first call (remesh_dist_first_ms, both steps%s); remesh_dist_ms: both steps, "
-                                    "median [min, max] of reps; upload_ms: the input slices copied to the GPUs before the "
+                                    "median [min, max] of reps; remesh_sort2_ms: the same with the first GPU design (every "
+                                    "rank sorts its slice before the split search, the owner sorts again: two sorts of every "
+                                    "cell at P > 1; gpu backend only); upload_ms: the input slices copied to the GPUs before the "
                                     "remesh, not part of it; nan: not run",
                      gpu ? "on its GPU (CUB radix sort and select, NCCL)" : "on its host (MPI)",
                      gpu ? ": it also pays the first NCCL connection between GPUs" : "");
         datfile_columns(&df, "n ranks partition_ms pattern_ms exchange_ms build_ms query_ms total_ms total_min_ms "
                              "total_max_ms ghosts_max exchange_bytes_max window_buckets_max domain_buckets partition_dist_ms "
                              "pattern_dist_ms remesh_dist_ms remesh_dist_min_ms remesh_dist_max_ms remesh_dist_first_ms "
-                             "upload_ms reps");
+                             "remesh_sort2_ms upload_ms reps");
     }
     for (int k = lo2; k <= hi2; k++) {
         amr_mesh m;
@@ -360,8 +365,9 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
         hm_run r;
         double part_ms, pattern_ms;
         run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
-        remesh_times rt = {NAN, NAN, NAN, NAN, NAN, NAN, NAN};
-        if (remesh_dist) rt = remesh_dist_run(d, &m, &p, &pat, gpu, co->reps);
+        remesh_times rt = {NAN, NAN, NAN, NAN, NAN, NAN, NAN}, rt2 = rt;
+        if (remesh_dist) rt = remesh_dist_run(d, &m, &p, &pat, gpu, 0, co->reps);
+        if (remesh_dist && gpu) rt2 = remesh_dist_run(d, &m, &p, &pat, gpu, 1, co->reps); /* the baseline, checked too */
         long W = amr_width(&m), H = amr_height(&m);
         int *nb_all = NULL;
         long bad = 0;
@@ -396,14 +402,14 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
             double ph_ms[PH_N];
             for (int ph = 0; ph < PH_N; ph++) ph_ms[ph] = median_of(s + ph * co->reps, co->reps);
             bench_stats tot = bench_stats_of(s + PH_N * co->reps, co->reps);
-            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d",
+            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d",
                         m.n, d->size, part_ms, pattern_ms, ph_ms[0], ph_ms[1], ph_ms[2], tot.median, tot.min, tot.max,
                         most[0], most[1], most[2], W * H, rt.part, rt.pattern, rt.remesh, rt.remesh_min, rt.remesh_max,
-                        rt.first, rt.upload, co->reps);
+                        rt.first, rt2.remesh, rt.upload, co->reps);
             bench_warn_spread("total", tot);
             fprintf(stderr, "n %ld, %d ranks (%s): remesh on the host: partition %.2f pattern %.2f | distributed: partition %.3f "
-                            "pattern %.3f (first call %.2f) | %s %.3f %s %.3f %s %.3f | step %.3f ms\n",
-                    m.n, d->size, gpu ? "gpu" : "cpu", part_ms, pattern_ms, rt.part, rt.pattern, rt.first, PHASE_NAMES[0],
+                            "pattern %.3f (first call %.2f; sorting twice %.3f) | %s %.3f %s %.3f %s %.3f | step %.3f ms\n",
+                    m.n, d->size, gpu ? "gpu" : "cpu", part_ms, pattern_ms, rt.part, rt.pattern, rt.first, rt2.remesh, PHASE_NAMES[0],
                     ph_ms[0], PHASE_NAMES[1], ph_ms[1], PHASE_NAMES[2], ph_ms[2], tot.median);
         }
         free(s); free(nb_all);

@@ -10,18 +10,21 @@
  *   hm_key_bits         how many low bits the Morton keys of a W x H domain use
  *   hm_split_bits       key bits resolved per round of the split-key search
  *   hm_split_pick       one round of that search: the prefix bin holding a wanted rank
+ *   hm_round_bin        a round's counts as a histogram, for keys in no order
  *   hm_count_lt         keys < x in a sorted array (lower bound)
  *   hm_sort_pairs_host  LSD radix sort of (key, index) pairs on the host
  *
  * The split-key search (remesh_dist.h).  Rank q of P owns the cells at global Morton-sorted
  * positions [n q / P, n (q + 1) / P), so split[q] is the key of global rank t = n q / P.
- * Each rank sorts only its own keys; the search narrows a prefix of split[q] by b bits per
+ * Each rank counts only its own keys (sorted: lower bounds; in no order: a histogram,
+ * hm_round_bin); the search narrows a prefix of split[q] by b bits per
  * round: with w = 2^shift the width of the current bin [base, base + 2^(shift + b)),
  * every rank counts its keys below base + j w for j = 0 .. 2^b - 1 (a histogram of the
  * next b key bits, as cumulative counts), one MPI_Allreduce sums the P 2^b counts, and
  * the key of rank t lies in bin j* = max{ j : C[j] <= t } (the key is >= x exactly when at
  * most t keys are < x).  So 28-bit keys (a 2^14 x 2^14 domain) need 2 rounds at P = 2
- * (16 + 12 bits), not 28 steps of a bisection. */
+ * with 65536 counts a round (15 + 13 bits), 3 with 4096 (11 + 11 + 6), not 28 steps of a
+ * bisection. */
 #ifndef HASHMESH_REMESH_H
 #define HASHMESH_REMESH_H
 
@@ -84,12 +87,12 @@ static inline int hm_key_bits(long W, long H)
     return bits;
 }
 
-/* Key bits per round of the split-key search for P targets: the most with P 2^b <=
- * HM_RM_PROBES counts (at least 1). */
-static inline int hm_split_bits(int P)
+/* Key bits per round of the split-key search for P targets: the most with P 2^b <= probes
+ * counts (at least 1; probes <= HM_RM_PROBES, the size of the count arrays). */
+static inline int hm_split_bits(int P, long probes)
 {
     int b = 1;
-    while (b < 30 && ((long)P << (b + 1)) <= HM_RM_PROBES) b++;
+    while (b < 30 && ((long)P << (b + 1)) <= probes) b++;
     return b;
 }
 
@@ -107,15 +110,27 @@ static inline int hm_split_pick(const long long *c, int nj, long long t)
     return lo;
 }
 
-/* The search itself, for P targets q (global ranks n q / P) over keys < 2^end_bit: per round,
- * count_all(ctx, base, P, shift, b, all) must leave in all[(q << b) + j] the number of keys of
- * ALL ranks below base[q] + (j << shift) (each rank's counts, summed); all holds
- * HM_RM_PROBES entries.  On return split[q] = the key of global rank n q / P, q < P. */
-typedef void (*hm_count_all_fn)(void *ctx, const uint64_t *base, int nb, int shift, int b, long long *all);
-static inline void hm_split_search(int P, long n, int end_bit, uint64_t *split, long long *all, hm_count_all_fn count_all,
-                                   void *ctx)
+/* One round's counts C[j] = #{keys < base + j 2^shift}, j < nj = 2^b, from keys in NO order
+ * (no sort needed): key k counts in C[j] exactly for j >= hm_round_bin(k) -- 0 below base,
+ * d + 1 in the bin d = (k - base) >> shift (k < base + j 2^shift <=> d < j), nj where it
+ * counts in none -- so C is the inclusive prefix sum of the histogram of these bins. */
+static inline HD int hm_round_bin(uint64_t k, uint64_t base, int shift, int nj)
 {
-    int bmax = hm_split_bits(P);
+    if (k < base) return 0;
+    uint64_t d = (k - base) >> shift;
+    return d < (uint64_t)nj - 1 ? (int)d + 1 : nj;
+}
+
+/* The search itself, for P targets q (global ranks n q / P) over keys < 2^end_bit, at most
+ * `probes` counts a round: per round, count_all(ctx, base, P, shift, b, all) must leave in
+ * all[(q << b) + j] the number of keys of ALL ranks below base[q] + (j << shift) (each rank's
+ * counts, summed); all holds HM_RM_PROBES entries.  On return split[q] = the key of global
+ * rank n q / P, q < P. */
+typedef void (*hm_count_all_fn)(void *ctx, const uint64_t *base, int nb, int shift, int b, long long *all);
+static inline void hm_split_search(int P, long probes, long n, int end_bit, uint64_t *split, long long *all,
+                                   hm_count_all_fn count_all, void *ctx)
+{
+    int bmax = hm_split_bits(P, probes);
     for (int q = 0; q < P; q++) split[q] = 0;
     for (int left = end_bit; left > 0;) {
         int b = left < bmax ? left : bmax, shift = left - b, nj = 1 << b;

@@ -4,16 +4,18 @@
  * entry and the window).  After the paper's open problem of an MPI layer (sec. 5); the
  * per-cell pieces are remesh.h's.
  *
- *   partition  1. Morton keys of the rank's input slice [r n / P, (r + 1) n / P), sorted
- *                 with their local indices (the backend's sort);
+ *   partition  1. Morton keys of the rank's input slice [r n / P, (r + 1) n / P) with their
+ *                 local indices; the host backend sorts them here (w->sorted), the GPU
+ *                 backend only at P = 1 -- elsewhere each cell is sorted once, by its owner;
  *              2. the P split keys (global ranks n q / P) by the prefix-histogram search of
  *                 remesh.h: per round each rank counts its keys below 2^b bin edges of
  *                 every target, one MPI_Allreduce sums them;
- *              3. each rank's sorted keys fall into P runs by owner (counts below the split
- *                 keys); the runs' records (i, j, level, global index) go to their owners
- *                 (MPI_Alltoall of the counts, then the backend's exchange);
- *              4. the owner sorts what it received by key (skipped when it all came from one
- *                 rank: a single sorted run) -> its owned records in Morton order.
+ *              3. each rank's keys fall into P runs by owner (counts below the split keys;
+ *                 unsorted keys are grouped by owner); the runs' records (i, j, level,
+ *                 global index) go to their owners (MPI_Alltoall of the counts, then the
+ *                 backend's exchange);
+ *              4. the owner sorts what it received by key (skipped when it is one sorted
+ *                 run: sorted slices, all from one rank) -> its owned records in Morton order.
  *   pattern    5. per owned cell the mask of peers across its faces (hm_touch_mask), the
  *                 per-peer counts and the owned cells' bounding box; the send lists
  *                 (per peer, ascending local index, as hm_pattern has them); MPI_Alltoall
@@ -34,7 +36,7 @@ typedef struct {
     /* step 2: cnt[(q << b) + j] = local sorted keys < base[q] + (j << shift), q < nb, j < 2^b
      * (on the host when it returns) */
     void (*count_lt)(hm_rm *w, const uint64_t *base, int nb, int shift, int b, long long *cnt);
-    void (*send)(hm_rm *w, const dist_pattern *x, int runs); /* step 3: to the owners (runs <= 1: straight into own) */
+    void (*send)(hm_rm *w, const dist_pattern *x, int direct); /* step 3: to the owners (direct: into own, in order) */
     void (*sort_owned)(hm_rm *w);                            /* step 4 */
     /* step 5: masks, send lists (w->pat.send_idx on the host backend), count[q] per peer,
      * box = min x, min y, max x end, max y end of the owned cells (on the host when it returns) */
@@ -50,6 +52,8 @@ struct hm_rm {
     const hm_rm_ops *ops;
     void *impl;              /* the backend's buffers */
     long n, c0, ns, nown;    /* cells; the input slice [c0, c0 + ns); the share (nown == ns) */
+    int sorted;              /* step 1 sorted the slice's keys (set by the backend's keys_sort) */
+    long probes;             /* counts per round of the split search the backend takes (<= HM_RM_PROBES) */
     long W, H;               /* the domain in finest buckets */
     int end_bit;             /* keys < 2^end_bit */
     uint64_t *split;         /* P + 1: rank q owns the buckets with split[q] <= key < split[q + 1] */
@@ -70,6 +74,7 @@ static inline void hm_rm_init(hm_rm *w, const dist_ctx *d, const amr_mesh *m)
     w->nown = w->ns;
     w->W = amr_width(m); w->H = amr_height(m);
     w->end_bit = hm_key_bits(w->W, w->H);
+    w->probes = HM_RM_PROBES;
     w->split = (uint64_t *)gen_alloc(sizeof(uint64_t) * (size_t)(d->size + 1));
     w->base = (uint64_t *)gen_alloc(sizeof(uint64_t) * (size_t)d->size);
     w->cnt = (long long *)gen_alloc(sizeof(long long) * 2 * HM_RM_PROBES);
@@ -102,7 +107,7 @@ static inline void hm_rm_count_all(void *ctx, const uint64_t *base, int nb, int 
 static inline void hm_rm_split(hm_rm *w)
 {
     int P = w->d->size;
-    hm_split_search(P, w->n, w->end_bit, w->base, w->all, hm_rm_count_all, w);
+    hm_split_search(P, w->probes, w->n, w->end_bit, w->base, w->all, hm_rm_count_all, w);
     for (int q = 0; q < P; q++) w->split[q] = w->base[q];
     w->split[P] = UINT64_MAX;
 }
@@ -114,7 +119,7 @@ static inline void hm_rm_partition(hm_rm *w)
     int P = d->size;
     w->ops->keys_sort(w);
     hm_rm_split(w);
-    hm_rm_reset_counts(d, &w->x); /* step 3: owner runs of the sorted slice */
+    hm_rm_reset_counts(d, &w->x); /* step 3: the owner runs */
     long long below = 0, prev = 0;
     if (P > 1) w->ops->count_lt(w, w->split + 1, P - 1, 0, 0, w->cnt); /* keys < split[q], q = 1 .. P - 1 */
     for (int q = 0; q < P; q++) {
@@ -127,8 +132,9 @@ static inline void hm_rm_partition(hm_rm *w)
                w->x.nrecv, w->nown);
     int runs = 0;
     for (int q = 0; q < P; q++) runs += w->x.rcount[q] > 0;
-    w->ops->send(w, &w->x, runs);
-    if (runs > 1) w->ops->sort_owned(w);
+    int direct = runs <= 1 && w->sorted; /* one sorted run arrives in key order */
+    w->ops->send(w, &w->x, direct);
+    if (!direct) w->ops->sort_owned(w);
     w->ops->sync(w);
 }
 
@@ -185,6 +191,7 @@ static inline void hm_rmh_keys_sort(hm_rm *w)
     hm_rm_host *h = (hm_rm_host *)w->impl;
     for (long t = 0; t < w->ns; t++) { h->key[t] = hm_cell_key(w->m, w->c0 + t); h->idx[t] = (int)t; }
     hm_sort_pairs_host(h->key, h->idx, h->k2, h->i2, w->ns, w->end_bit);
+    w->sorted = 1;
 }
 static inline void hm_rmh_count_lt(hm_rm *w, const uint64_t *base, int nb, int shift, int b, long long *cnt)
 {
@@ -192,7 +199,7 @@ static inline void hm_rmh_count_lt(hm_rm *w, const uint64_t *base, int nb, int s
     for (long p = 0; p < ((long)nb << b); p++)
         cnt[p] = hm_count_lt(h->key, w->ns, base[p >> b] + ((uint64_t)(p & ((1L << b) - 1)) << shift));
 }
-static inline void hm_rmh_send(hm_rm *w, const dist_pattern *x, int runs)
+static inline void hm_rmh_send(hm_rm *w, const dist_pattern *x, int direct)
 {
     hm_rm_host *h = (hm_rm_host *)w->impl;
     const amr_mesh *m = w->m;
@@ -201,7 +208,7 @@ static inline void hm_rmh_send(hm_rm *w, const dist_pattern *x, int runs)
         int *r = h->send + HM_REC * t;
         r[0] = m->i[c]; r[1] = m->j[c]; r[2] = m->lev[c]; r[3] = (int)c;
     }
-    dist_exchange_host(w->d, x, HM_REC, h->send, runs <= 1 ? h->own : h->recv);
+    dist_exchange_host(w->d, x, HM_REC, h->send, direct ? h->own : h->recv);
 }
 static inline void hm_rmh_sort_owned(hm_rm *w)
 {

@@ -2,12 +2,18 @@
  * ghost pattern of each rank's share on its own GPU (CUB radix sort and select, NCCL for the
  * cells that change rank), after the paper's open problem of an MPI layer (sec. 5).
  *
- * Cost model per call (n / P cells a rank): keys (k_rm_keys) and one CUB radix sort over
- * the keys' end_bit bits (32-bit keys up to a 2^16 x 2^16 domain, else 64-bit); the split
- * search: ceil(end_bit / b) rounds of one small kernel, one copy of <= HM_RM_PROBES counts
- * and one MPI_Allreduce (2 rounds for 28-bit keys at P = 2); the owner runs: one probe
- * kernel and copy; the records (16 bytes a cell, keys are recomputed from them) to their
- * owners through NCCL, a second sort where more than one rank sent cells; the pattern: one
+ * Cost model per call (n / P cells a rank): keys (k_rm_keys, 32-bit up to a 2^16 x 2^16
+ * domain, else 64-bit).  EACH CELL IS SORTED ONCE, by its owner: at P > 1 the slice's keys
+ * stay in input order; the split search counts them by histogram (k_rm_hist: one read of
+ * the keys a round, at most HMR_HIST_PROBES counts, so ceil(end_bit / b) rounds: 3 for
+ * 28-bit keys at P = 2 and 4), each round one copy of the counts and one MPI_Allreduce; the
+ * owner runs: one more histogram round (b = 0), then the slice grouped by owner (one 1-byte
+ * CUB radix pass); the records (16 bytes a cell, keys are recomputed from them) to their
+ * owners through NCCL; the owner's CUB radix sort over the keys' end_bit bits.  At P = 1 the
+ * slice is sorted right away and lands in place.  (--remesh-sort=both keeps the first
+ * design as the baseline: every rank sorts its slice before the search -- lower bounds on
+ * sorted keys, HM_RM_PROBES counts a round -- and the owner sorts again: two sorts of every
+ * cell at P > 1.)  The pattern: one
  * pass over the owned cells (k_rm_touch: masks, per-peer counts, bounding box), a CUB select
  * of the cells touching a peer and one block per peer writing its list in order; one copy of
  * the counts and box.  Every buffer is carved out of ONE device allocation made before the
@@ -22,6 +28,8 @@
 #include "remesh_dist.h"
 
 #define HMR_THREADS 256
+#define HMR_HIST_PROBES 4096 /* counts a round over unsorted keys: a block's histogram, 16 KiB of shared memory */
+#define HMR_HIST_THREADS 512
 
 typedef struct {
     unsigned long long box[4];                  /* min x, min y, max x end, max y end of the owned cells */
@@ -31,6 +39,8 @@ typedef struct {
 
 typedef struct {
     int wide;                    /* 64-bit keys (end_bit > 32), else 32-bit */
+    int sender_sorts;            /* the baseline: sort the slice before the search too */
+    int hist_grid;               /* blocks of k_rm_hist */
     int grid;                    /* blocks of the grid-stride pattern kernel */
     cudaStream_t s;
     char *arena;                 /* the one device allocation */
@@ -45,6 +55,7 @@ typedef struct {
     int *edge, *sidx;            /* owned cells touching a peer; the send lists */
     uint64_t *d_base, *d_split;  /* P + 1 each */
     long long *d_cnt;            /* HM_RM_PROBES */
+    unsigned *part;              /* k_rm_hist's per-block histograms, hist_grid x HMR_HIST_PROBES */
     hmr_info *info;
     char *pinned;                /* host staging: */
     hmr_info *h_info;
@@ -94,7 +105,54 @@ static __global__ void k_rm_count_lt(const K *__restrict__ key, long n, const ui
     }
     cnt[p] = lo;
 }
-/* the records of the sorted slice, in key order (step 3) */
+/* Step 2 on keys in input order: one block's histogram of the round bins (hm_round_bin) of
+ * every target, in shared memory -- the lanes of a warp with the same bin add once
+ * (__match_any_sync: input order is spatially coherent, many neighbours share a bin) -- then
+ * written to part[block]; k_rm_hist_sum adds the blocks, the host takes prefix sums. */
+template <typename K>
+static __global__ void k_rm_hist(const K *__restrict__ key, long n, const uint64_t *__restrict__ base, int nb, int shift,
+                                 int b, unsigned *part)
+{
+    __shared__ unsigned h[HMR_HIST_PROBES];
+    __shared__ uint64_t sbase[HM_RM_MAX_RANKS];
+    int nj = 1 << b, nbins = nb << b, lane = threadIdx.x & 31;
+    for (int i = threadIdx.x; i < nbins; i += blockDim.x) h[i] = 0;
+    for (int q = threadIdx.x; q < nb; q += blockDim.x) sbase[q] = base[q];
+    __syncthreads();
+    long stride = (long)gridDim.x * blockDim.x;
+    for (long t0 = blockIdx.x * (long)blockDim.x + threadIdx.x - lane; t0 < n; t0 += stride) { /* warp-uniform trips */
+        long t = t0 + lane;
+        uint64_t k = t < n ? (uint64_t)key[t] : 0;
+        for (int q = 0; q < nb; q++) {
+            int bin = t < n ? hm_round_bin(k, sbase[q], shift, nj) : nj;
+            unsigned same = __match_any_sync(0xffffffffu, bin);
+            if (bin < nj && lane == __ffs(same) - 1) atomicAdd(&h[(q << b) + bin], (unsigned)__popc(same));
+        }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < nbins; i += blockDim.x) part[(long)blockIdx.x * nbins + i] = h[i];
+}
+static __global__ void k_rm_hist_sum(const unsigned *__restrict__ part, int blocks, int nbins, long long *cnt)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nbins) return;
+    long long s = 0;
+    for (int g = 0; g < blocks; g++) s += part[(long)g * nbins + i];
+    cnt[i] = s;
+}
+/* Step 3 on keys in input order: each cell's owner (hm_owner), the 1-byte key of the grouping sort */
+template <typename K>
+static __global__ void k_rm_owner(const K *__restrict__ key, long n, const uint64_t *__restrict__ split, int P,
+                                  unsigned char *owner)
+{
+    __shared__ uint64_t ssplit[HM_RM_MAX_RANKS + 1];
+    for (int q = threadIdx.x; q <= P; q += blockDim.x) ssplit[q] = split[q];
+    __syncthreads();
+    long t = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (t < n) owner[t] = (unsigned char)hm_owner(ssplit, P, (uint64_t)key[t]);
+}
+
+/* the records of the slice in the order of idx (key order, or grouped by owner) (step 3) */
 static __global__ void k_rm_gather_send(const int *__restrict__ i, const int *__restrict__ j, const int *__restrict__ lev,
                                         const int *__restrict__ idx, long n, long c0, int4 *send)
 {
@@ -239,14 +297,43 @@ static void hm_rmg_keys_sort(hm_rm *w)
     if (g->wide) k_rm_keys<uint64_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, n, w->m->levmax, (uint64_t *)g->ka, g->va);
     else k_rm_keys<uint32_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, n, w->m->levmax, (uint32_t *)g->ka, g->va);
     CHECK_CUDA_RANK(cudaGetLastError());
+    w->sorted = w->d->size == 1 || g->sender_sorts; /* else each cell is sorted once, by its owner */
+    g->key_sorted = g->ka;
+    g->val_sorted = g->va;
+    if (!w->sorted) return;
     if (g->wide) hmr_sort<uint64_t>(g, n, w->end_bit);
     else hmr_sort<uint32_t>(g, n, w->end_bit);
+}
+/* step 2's counts from keys in input order: per-block histograms, summed, prefix sums here */
+static void hmr_count_hist(hm_rm *w, int nb, int shift, int b, long long *cnt)
+{
+    hm_rm_gpu *g = (hm_rm_gpu *)w->impl;
+    int nbins = nb << b, nj = 1 << b;
+    unsigned grid = (unsigned)((w->ns + HMR_HIST_THREADS - 1) / HMR_HIST_THREADS);
+    if (grid > (unsigned)g->hist_grid) grid = (unsigned)g->hist_grid;
+    if (grid == 0) grid = 1; /* a rank with no cells still writes its (zero) counts */
+    if (g->wide) k_rm_hist<uint64_t><<<grid, HMR_HIST_THREADS, 0, g->s>>>((const uint64_t *)g->ka, w->ns, g->d_base, nb, shift, b, g->part);
+    else k_rm_hist<uint32_t><<<grid, HMR_HIST_THREADS, 0, g->s>>>((const uint32_t *)g->ka, w->ns, g->d_base, nb, shift, b, g->part);
+    CHECK_CUDA_RANK(cudaGetLastError());
+    k_rm_hist_sum<<<(nbins + HMR_THREADS - 1) / HMR_THREADS, HMR_THREADS, 0, g->s>>>(g->part, (int)grid, nbins, g->d_cnt);
+    CHECK_CUDA_RANK(cudaGetLastError());
+    CHECK_CUDA_RANK(cudaMemcpyAsync(g->h_cnt, g->d_cnt, sizeof(long long) * (size_t)nbins, cudaMemcpyDeviceToHost, g->s));
+    CHECK_CUDA_RANK(cudaStreamSynchronize(g->s));
+    for (int q = 0; q < nb; q++) { /* C[j] = keys in bins 0 .. j (hm_round_bin) */
+        long long run = 0;
+        for (int j = 0; j < nj; j++) cnt[(q << b) + j] = run += g->h_cnt[(q << b) + j];
+    }
 }
 static void hm_rmg_count_lt(hm_rm *w, const uint64_t *base, int nb, int shift, int b, long long *cnt)
 {
     hm_rm_gpu *g = (hm_rm_gpu *)w->impl;
     long np = (long)nb << b;
     memcpy(g->h_base, base, sizeof(uint64_t) * (size_t)nb);
+    if (!w->sorted) {
+        CHECK_CUDA_RANK(cudaMemcpyAsync(g->d_base, g->h_base, sizeof(uint64_t) * (size_t)nb, cudaMemcpyHostToDevice, g->s));
+        hmr_count_hist(w, nb, shift, b, cnt);
+        return;
+    }
     CHECK_CUDA_RANK(cudaMemcpyAsync(g->d_base, g->h_base, sizeof(uint64_t) * (size_t)nb, cudaMemcpyHostToDevice, g->s));
     if (g->wide) k_rm_count_lt<uint64_t><<<hmr_blocks(np), HMR_THREADS, 0, g->s>>>((const uint64_t *)g->key_sorted, w->ns, g->d_base, np, shift, b, g->d_cnt);
     else k_rm_count_lt<uint32_t><<<hmr_blocks(np), HMR_THREADS, 0, g->s>>>((const uint32_t *)g->key_sorted, w->ns, g->d_base, np, shift, b, g->d_cnt);
@@ -255,18 +342,39 @@ static void hm_rmg_count_lt(hm_rm *w, const uint64_t *base, int nb, int shift, i
     CHECK_CUDA_RANK(cudaStreamSynchronize(g->s));
     memcpy(cnt, g->h_cnt, sizeof(long long) * (size_t)np);
 }
-static void hm_rmg_send(hm_rm *w, const dist_pattern *x, int runs)
+/* the unsorted slice's indices grouped by owner (stable: ascending within a group), in val_sorted */
+static void hmr_group_by_owner(hm_rm *w)
+{
+    hm_rm_gpu *g = (hm_rm_gpu *)w->impl;
+    long n = w->ns;
+    int P = w->d->size, bits = 1;
+    while ((1 << bits) < P) bits++;
+    memcpy(g->h_base, w->split, sizeof(uint64_t) * (size_t)(P + 1));
+    CHECK_CUDA_RANK(cudaMemcpyAsync(g->d_split, g->h_base, sizeof(uint64_t) * (size_t)(P + 1), cudaMemcpyHostToDevice, g->s));
+    unsigned char *own_a = (unsigned char *)g->kb, *own_b = (unsigned char *)g->ka; /* the keys are not needed after this */
+    if (g->wide) k_rm_owner<uint64_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const uint64_t *)g->ka, n, g->d_split, P, own_a);
+    else k_rm_owner<uint32_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const uint32_t *)g->ka, n, g->d_split, P, own_a);
+    CHECK_CUDA_RANK(cudaGetLastError());
+    cub::DoubleBuffer<unsigned char> k(own_a, own_b);
+    cub::DoubleBuffer<int> v(g->va, g->vb);
+    size_t bytes = g->tmp_bytes;
+    if (n) CHECK_CUDA_RANK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, k, v, (int)n, 0, bits, g->s));
+    g->val_sorted = v.Current();
+}
+static void hm_rmg_send(hm_rm *w, const dist_pattern *x, int direct)
 {
     hm_rm_gpu *g = (hm_rm_gpu *)w->impl;
     long n = w->ns;
     int me = w->d->rank;
-    /* every cell stays (P = 1, or a mesh already partitioned): gathered straight into own; no
+    /* every cell stays (P = 1, or a mesh already partitioned): gathered straight into place; no
      * peer sends to or expects from this rank, so skipping its NCCL calls is safe */
     int stay = x->scount[me] == n && x->rcount[me] == w->nown;
+    if (!stay && !w->sorted) hmr_group_by_owner(w);
+    int4 *to = (int4 *)(direct ? g->own : g->recv);
     k_rm_gather_send<<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, g->val_sorted, n, w->c0,
-                                                               (int4 *)(stay ? g->own : g->send));
+                                                               stay ? to : (int4 *)g->send);
     CHECK_CUDA_RANK(cudaGetLastError());
-    if (!stay) hmr_exchange(w->d, x, HM_REC, g->send, runs <= 1 ? g->own : g->recv);
+    if (!stay) hmr_exchange(w->d, x, HM_REC, g->send, (int *)to);
 }
 static void hm_rmg_sort_owned(hm_rm *w)
 {
@@ -329,7 +437,7 @@ static size_t hmr_carve(size_t *top, size_t bytes)
 
 /* The backend's buffers for a share of w->ns cells: one device allocation (checked against
  * the free memory on every rank: exit 2 everywhere if one rank lacks it), one pinned one. */
-static void hm_rm_gpu_init(hm_rm *w)
+static void hm_rm_gpu_init(hm_rm *w, int sender_sorts)
 {
     hm_rm_gpu *g = (hm_rm_gpu *)calloc(1, sizeof *g);
     dist_agree(w->d, g ? 0 : 1, "rank %d: out of host memory", w->d->rank);
@@ -337,9 +445,12 @@ static void hm_rm_gpu_init(hm_rm *w)
     w->ops = &HM_RM_GPU;
     g->s = w->d->stream;
     g->wide = w->end_bit > 32;
+    g->sender_sorts = sender_sorts;
     int P = w->d->size, sms = 0;
+    if (P > 1 && !sender_sorts) w->probes = HMR_HIST_PROBES; /* a histogram of the unsorted keys per round */
     CHECK_CUDA_RANK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, w->d->gpu));
     g->grid = 8 * (sms > 0 ? sms : 1);
+    g->hist_grid = 4 * (sms > 0 ? sms : 1);
     size_t n = (size_t)(w->ns ? w->ns : 1), ksz = g->wide ? 8 : 4, peers = (size_t)(P > 1 ? P - 1 : 1), top = 0;
     size_t o_ijl = hmr_carve(&top, 3 * n * sizeof(int)), o_ka = hmr_carve(&top, n * ksz), o_kb = hmr_carve(&top, n * ksz);
     size_t o_va = hmr_carve(&top, n * sizeof(int)), o_vb = hmr_carve(&top, n * sizeof(int));
@@ -348,11 +459,16 @@ static void hm_rm_gpu_init(hm_rm *w)
     size_t o_flag = hmr_carve(&top, n), o_edge = hmr_carve(&top, n * sizeof(int)), o_sidx = hmr_carve(&top, n * peers * sizeof(int));
     size_t o_base = hmr_carve(&top, sizeof(uint64_t) * (size_t)(P + 1)), o_split = hmr_carve(&top, sizeof(uint64_t) * (size_t)(P + 1));
     size_t o_cnt = hmr_carve(&top, sizeof(long long) * HM_RM_PROBES), o_info = hmr_carve(&top, sizeof(hmr_info));
-    /* CUB's temporary storage: the larger of the sort's and the select's (queries need no memory) */
+    size_t o_part = hmr_carve(&top, sizeof(unsigned) * HMR_HIST_PROBES * (size_t)g->hist_grid);
+    /* CUB's temporary storage: the largest of the sorts' and the select's (queries need no memory) */
     size_t sort_b = g->wide ? hmr_sort_bytes<uint64_t>(g, (long)n, w->end_bit) : hmr_sort_bytes<uint32_t>(g, (long)n, w->end_bit);
-    size_t sel_b = 0;
+    size_t sel_b = 0, own_b = 0;
     CHECK_CUDA_RANK(cub::DeviceSelect::Flagged(NULL, sel_b, thrust::counting_iterator<int>(0), (unsigned char *)NULL, (int *)NULL, (int *)NULL, (int)n, g->s));
+    cub::DoubleBuffer<unsigned char> ko(NULL, NULL);
+    cub::DoubleBuffer<int> vo(NULL, NULL);
+    CHECK_CUDA_RANK(cub::DeviceRadixSort::SortPairs(NULL, own_b, ko, vo, (int)n, 0, 8, g->s));
     g->tmp_bytes = sort_b > sel_b ? sort_b : sel_b;
+    if (own_b > g->tmp_bytes) g->tmp_bytes = own_b;
     size_t o_tmp = hmr_carve(&top, g->tmp_bytes);
     size_t free_b = 0, total_b = 0;
     CHECK_CUDA_RANK(cudaMemGetInfo(&free_b, &total_b));
@@ -366,6 +482,7 @@ static void hm_rm_gpu_init(hm_rm *w)
     g->mask = (uint64_t *)(a + o_mask); g->flag = (unsigned char *)(a + o_flag); g->edge = (int *)(a + o_edge);
     g->sidx = (int *)(a + o_sidx); g->d_base = (uint64_t *)(a + o_base); g->d_split = (uint64_t *)(a + o_split);
     g->d_cnt = (long long *)(a + o_cnt); g->info = (hmr_info *)(a + o_info); g->tmp = a + o_tmp;
+    g->part = (unsigned *)(a + o_part);
     size_t ptop = 0, p_info = hmr_carve(&ptop, sizeof(hmr_info)), p_cnt = hmr_carve(&ptop, sizeof(long long) * HM_RM_PROBES);
     size_t p_base = hmr_carve(&ptop, sizeof(uint64_t) * (size_t)(P + 1));
     CHECK_CUDA_RANK(cudaMallocHost((void **)&g->pinned, ptop));

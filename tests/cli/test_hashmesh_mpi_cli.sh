@@ -25,11 +25,14 @@ flags=(-q --oversubscribe) # -q: no mpirun banners between the programs' own lin
 [ -n "${NCCL_NVLS_ENABLE+x}" ] && flags+=(-x NCCL_NVLS_ENABLE) # the machine's own value, passed through
 MPI_TIMEOUT=${MPI_TIMEOUT:-60}
 mpi() { local np=$1; shift; timeout "$MPI_TIMEOUT" mpirun "${flags[@]}" -np "$np" "$@"; }
-# has_times FILE: every row has the distributed remesh's times (checked equal to the host's, else exit 1 before)
+# has_times FILE [COLUMN...]: every row has the distributed remesh's times (checked equal to the
+# host's, else exit 1 before), and a number in each extra COLUMN
 has_times() {
-  awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
-    { r++; if ($c["partition_dist_ms"] == "nan" || $c["pattern_dist_ms"] == "nan" || $c["remesh_dist_ms"] == "nan") bad = 1 }
-    END { exit !(r > 0 && !bad) }' "$1" 2>/dev/null
+  local f=$1; shift
+  awk -v extra="$*" '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; n = split(extra, x, " "); next }
+    { r++; if ($c["partition_dist_ms"] == "nan" || $c["pattern_dist_ms"] == "nan" || $c["remesh_dist_ms"] == "nan") bad = 1
+      for (k = 1; k <= n; k++) if (!(x[k] in c) || $c[x[k]] == "nan") bad = 1 }
+    END { exit !(r > 0 && !bad) }' "$f" 2>/dev/null
 }
 
 # ---- meshes
@@ -164,7 +167,7 @@ else
   for np in $(seq 1 "$ngpu"); do
     mpi $np $nm --exp=scaling --backend=gpu --min-log2=10 --max-log2=14 --levmax=2 --reps=1 --warmup=0 --out=$tmp/gdat >/dev/null 2>&1 || cli_fail "GPU random meshes P=$np"
     # the remesh on the GPUs ran and equalled the host's (else exit 1 above): times in every row
-    has_times $tmp/gdat/hashmesh_dist_scaling_gpu_p$np.dat || cli_fail "GPU P=$np: the GPU remesh has no time in some row"
+    has_times $tmp/gdat/hashmesh_dist_scaling_gpu_p$np.dat remesh_sort2_ms || cli_fail "GPU P=$np: the GPU remesh (or its two-sort baseline) has no time in some row"
   done
   bad_run 2 "rank $ngpu has no GPU" $tmp/og.txt -- mpi $((ngpu + 1)) $nm --in=$tmp/center.txt --out=$tmp/og.txt --backend=gpu
 fi

@@ -1,7 +1,9 @@
 /* Host tests of hashmesh/remesh.h, the MPI-free pieces of the distributed remesh: the radix
  * sort of (key, index) pairs (stable, any bit count), the lower bound, one round's pick, the
- * split-key search over P simulated ranks (each rank's sorted slice, counts summed as the
- * MPI_Allreduce does) against the keys at global sorted positions n q / P, the owner runs
+ * split-key search over P simulated ranks (each rank's sorted slice counted by lower bounds,
+ * or its slice in input order counted by histogram -- hm_round_bin, 4096 counts a round, as
+ * the GPU backend does --, counts summed as the MPI_Allreduce does) against the keys at
+ * global sorted positions n q / P, the round bin against a linear scan, the owner runs
  * each rank sends, and the peer mask of every cell of generated AMR meshes against owners
  * found independently (every finest bucket painted with the rank owning its cell). */
 #include "../../common/testlib.h"
@@ -22,6 +24,8 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 static uint64_t low_bits(uint64_t v, int bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
+
+#define HIST_PROBES 4096 /* the GPU backend's counts per round over unsorted keys (remesh_gpu.cuh) */
 
 /* stable against qsort on (key, original position); keys < 2^bits, with repeats */
 static void test_sort_pairs(long n, int bits, uint64_t seed)
@@ -70,18 +74,34 @@ static void test_count_lt_pick(void)
     T_EQ_INT(hm_key_bits(1L << 16, 1L << 15), 32);
     T_EQ_INT(hm_key_bits((1L << 16) + 1, 1), 34);
     for (int P = 1; P <= HM_RM_MAX_RANKS; P++) {
-        int b = hm_split_bits(P);
+        int b = hm_split_bits(P, HM_RM_PROBES);
         T_CHECK(b >= 1 && ((long)P << b) <= HM_RM_PROBES && ((long)P << (b + 1)) > HM_RM_PROBES);
+        b = hm_split_bits(P, HIST_PROBES);
+        T_CHECK(b >= 1 && ((long)P << b) <= HIST_PROBES && ((long)P << (b + 1)) > HIST_PROBES);
     }
 }
 
-/* P simulated ranks: slices of a shuffled key set, each sorted as the backend sorts it */
-typedef struct { int P; long n; uint64_t *key; long *lo; } sim_t;
+/* P simulated ranks: slices of a shuffled key set, each sorted as the host backend sorts it,
+ * or left in input order as the GPU backend leaves it at P > 1 (counted by histogram) */
+typedef struct { int P; long n; uint64_t *key; long *lo; int sorted; } sim_t;
+static void sim_count_hist(const sim_t *s, const uint64_t *base, int nb, int shift, int b, long long *all)
+{
+    int nj = 1 << b;
+    for (int r = 0; r < s->P; r++) /* as k_rm_hist: each key into its round bin per target */
+        for (long t = s->lo[r]; t < s->lo[r + 1]; t++)
+            for (int q = 0; q < nb; q++) {
+                int bin = hm_round_bin(s->key[t], base[q], shift, nj);
+                if (bin < nj) all[((long)q << b) + bin]++;
+            }
+    for (int q = 0; q < nb; q++) /* inclusive prefix sums, per target */
+        for (int j = 1; j < nj; j++) all[((long)q << b) + j] += all[((long)q << b) + j - 1];
+}
 static void sim_count_all(void *ctx, const uint64_t *base, int nb, int shift, int b, long long *all)
 {
     sim_t *s = (sim_t *)ctx;
     long np = (long)nb << b;
     for (long p = 0; p < np; p++) all[p] = 0;
+    if (!s->sorted) { sim_count_hist(s, base, nb, shift, b, all); return; }
     for (int r = 0; r < s->P; r++) /* each rank's counts of its sorted slice, summed; a merge */
         for (int q = 0; q < nb; q++) {
             const uint64_t *kr = s->key + s->lo[r];
@@ -111,29 +131,32 @@ static long make_keys(uint64_t *k, long n, int bits, int clustered, uint64_t see
     return m;
 }
 
-static void test_split_search(int P, long n, int bits, int clustered, uint64_t seed)
+static void test_split_search_as(int P, long n, int bits, int clustered, uint64_t seed, int sorted)
 {
-    uint64_t *k = (uint64_t *)malloc(sizeof(uint64_t) * 2 * n), *sorted = k + n;
+    uint64_t *k = (uint64_t *)malloc(sizeof(uint64_t) * 2 * n), *sorted_all = k + n;
     n = make_keys(k, n, bits, clustered, seed);
     if (n < P) { free(k); return; }
-    memcpy(sorted, k, sizeof(uint64_t) * n);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_u64);
+    memcpy(sorted_all, k, sizeof(uint64_t) * n);
+    qsort(sorted_all, (size_t)n, sizeof *sorted_all, cmp_u64);
     long *lo = (long *)malloc(sizeof(long) * (P + 1));
     uint64_t *k2 = (uint64_t *)malloc(sizeof(uint64_t) * n);
     int *idx = (int *)malloc(sizeof(int) * 2 * n);
     for (int r = 0; r <= P; r++) lo[r] = n * r / P;
-    for (int r = 0; r < P; r++) {
+    for (int r = 0; r < P && sorted; r++) {
         long m = lo[r + 1] - lo[r];
         for (long t = 0; t < m; t++) idx[t] = (int)t;
         hm_sort_pairs_host(k + lo[r], idx, k2, idx + n, m, bits);
     }
-    sim_t sim = {P, n, k, lo};
+    sim_t sim = {P, n, k, lo, sorted};
     uint64_t split[HM_RM_MAX_RANKS + 1];
     long long *all = (long long *)malloc(sizeof(long long) * HM_RM_PROBES);
-    hm_split_search(P, n, bits, split, all, sim_count_all, &sim);
+    hm_split_search(P, sorted ? HM_RM_PROBES : HIST_PROBES, n, bits, split, all, sim_count_all, &sim);
     int ok = 1;
-    for (int q = 0; q < P; q++) ok &= split[q] == sorted[n * q / P];
-    if (!T_CHECK(ok)) fprintf(stderr, "  split search P=%d n=%ld bits=%d clustered=%d\n", P, n, bits, clustered);
+    for (int q = 0; q < P; q++) ok &= split[q] == sorted_all[n * q / P];
+    if (!T_CHECK(ok)) fprintf(stderr, "  split search P=%d n=%ld bits=%d clustered=%d sorted=%d\n", P, n, bits, clustered, sorted);
+    if (!sorted) { /* the owner runs need sorted slices below */
+        for (int r = 0; r < P; r++) qsort(k + lo[r], (size_t)(lo[r + 1] - lo[r]), sizeof *k, cmp_u64);
+    }
     /* the owner runs: each rank's keys below split[q + 1] and from split[q]; owners get n / P */
     split[P] = UINT64_MAX;
     long got[HM_RM_MAX_RANKS] = {0};
@@ -148,6 +171,34 @@ static void test_split_search(int P, long n, int bits, int clustered, uint64_t s
     for (int q = 0; q < P; q++) ok &= got[q] == n * (q + 1) / P - n * q / P;
     T_CHECK(ok);
     free(k); free(lo); free(k2); free(idx); free(all);
+}
+
+/* both ways of counting: sorted slices (host backend, GPU at P = 1) and slices in input order
+ * counted by histogram with fewer counts a round (GPU backend at P > 1) */
+static void test_split_search(int P, long n, int bits, int clustered, uint64_t seed)
+{
+    test_split_search_as(P, n, bits, clustered, seed, 1);
+    test_split_search_as(P, n, bits, clustered, seed, 0);
+}
+
+/* hm_round_bin: the bin of a key is the first j whose edge base + j 2^shift lies above it */
+static void test_round_bin(void)
+{
+    uint64_t s = 4242;
+    int bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        int shift = (int)(rng_splitmix64(&s) % 40), b = (int)(rng_splitmix64(&s) % 12), nj = 1 << b;
+        uint64_t base = rng_splitmix64(&s) >> (24 - (it % 4) * 8), k = base + (rng_splitmix64(&s) % ((uint64_t)(nj + 2) << shift)) - ((it % 3) ? 0 : ((uint64_t)1 << shift));
+        int want = nj; /* smallest j with k < base + (j << shift), nj if none */
+        for (int j = 0; j < nj; j++)
+            if (k < base + ((uint64_t)j << shift)) { want = j; break; }
+        bad += hm_round_bin(k, base, shift, nj) != want;
+    }
+    T_EQ_INT(bad, 0);
+    T_EQ_INT(hm_round_bin(5, 6, 0, 1), 0); /* b = 0: only the keys below base count */
+    T_EQ_INT(hm_round_bin(6, 6, 0, 1), 1);
+    T_EQ_INT(hm_round_bin(6, 6, 0, 4), 1);
+    T_EQ_INT(hm_round_bin(9, 6, 0, 4), 4);
 }
 
 /* Every cell's hm_touch_mask against the owners of its face neighbours' buckets, the owners
@@ -222,7 +273,8 @@ int main(void)
                 test_split_search(ps[a], n, kb[c], 0, 1000 + 97 * a + 7 * b + c);
                 if (kb[c] > 20) test_split_search(ps[a], n, kb[c], 1, 5000 + 97 * a + 7 * b + c);
             }
-    test_split_search(2, 200000, 28, 0, 99); /* several bins a round, two rounds */
+    test_split_search(2, 200000, 28, 0, 99); /* several bins a round, two rounds (three by histogram) */
+    test_round_bin();
     struct { int nx, ny, levmax; double frac; } meshes[] = {
         {1, 1, 0, 0.0}, {7, 5, 0, 0.0}, {4, 4, 3, 0.5}, {8, 16, 2, 0.3}, {13, 6, 4, 0.4}, {2, 2, 6, 0.6}, {16, 16, 1, 0.9}};
     int mp[] = {1, 2, 3, 4, 5, 7, 16, 64};
