@@ -513,4 +513,151 @@ SGST_FI void sgst_prep2(sgst_next *n, int M, const int *c, const unsigned *task,
 SGST_DEFINE2(float, f)
 SGST_DEFINE2(double, d)
 
+/* The fast walk of k_sparse_pipe (FAST = 1, rows _f): the same tasks per thread as sgst_walk2
+ * (the same plan, the same thread of every task, the same operations on the same values: the
+ * same bits), with fewer instructions around each point.  Counted in the sm_90 SASS of
+ * k_sparse_pipe<float, 1, 3, 1, 0, 6> (the best row of d = 3, 4), the executed loop of each
+ * class cost 156 (class 0), 80 (top, mu = 3), 56 (mu = 2) and 31 (single items) instructions
+ * per task, of which per point: the direction tested per operation (inverse a runtime
+ * argument: a predicated multiply, or a branch per pass of the line), the group's offset in
+ * shared memory added to every index before its scaling (VIADD + LEA per address), the 64-bit
+ * walk of the table pointer (two adds and two moves per task) and the loop's compare and
+ * branch per task.  Here:
+ *   - B = 2^bb and the direction are literals (the kernel instantiates the walk once per
+ *     direction, B = SGSP_FASTT threads), so the table offsets t + B, t + 2B are immediates and
+ *     no operation tests the direction;
+ *   - shared memory is addressed by 32-bit byte address: ua = the shared address of the group's
+ *     element 0, one LEA per point (sgst_lds / sgst_sts; on the host the same functions index
+ *     u[], which the tests replay);
+ *   - single items and mu = 2 tasks run two per step (tasks t and t + B of the thread: the
+ *     loads of both, then both lines, then the stores -- two independent chains in flight, the
+ *     loop's compare, branch and table walk once per two tasks); mu = 3 tasks one per step (9
+ *     values each: two would exceed the 40 registers of the capped rows).
+ * G = 1 only.  Non-compact items (grids of more than 16384 points) take the 8-byte form. */
+#ifdef __CUDA_ARCH__
+#define SGST_SHARED_DEFINE(T, SUF, PTX, CONS)                                                            \
+    static __device__ __forceinline__ T sgst_lds_##SUF(const T *u, unsigned ua, int i)                  \
+    {                                                                                                    \
+        T v;                                                                                             \
+        asm volatile("ld.shared." PTX " %0, [%1];" : "=" CONS(v) : "r"(ua + (unsigned)i * (unsigned)sizeof(T))); \
+        return v;                                                                                        \
+    }                                                                                                    \
+    static __device__ __forceinline__ void sgst_sts_##SUF(T *u, unsigned ua, int i, T v)                 \
+    {                                                                                                    \
+        asm volatile("st.shared." PTX " [%0], %1;" ::"r"(ua + (unsigned)i * (unsigned)sizeof(T)), CONS(v) : "memory"); \
+    }
+#else
+#define SGST_SHARED_DEFINE(T, SUF, PTX, CONS)                                                            \
+    static inline T sgst_lds_##SUF(const T *u, unsigned ua, int i) { (void)ua; return u[i]; }             \
+    static inline void sgst_sts_##SUF(T *u, unsigned ua, int i, T v) { (void)ua; u[i] = v; }
+#endif
+SGST_SHARED_DEFINE(float, f, "f32", "f")
+SGST_SHARED_DEFINE(double, d, "f64", "d")
+
+#define SGST_DEFINE3(T, SUF)                                                                             \
+    /* one task (n = 1) or two (n = 2: geometries g[0], g[1]) of MU levels, G = 1 */                     \
+    SGST_FI void sgst_task3_##SUF(T *u, unsigned ua, const sgst_geo *g, int n, int MU, int inverse)     \
+    {                                                                                                    \
+        T v[2][SGST_PTS];                                                                                \
+        int np = (1 << MU) + 1;                                                                          \
+        SGST_UNROLL for (int k = 0; k < 2; k++)                                                          \
+            if (k < n) SGST_UNROLL for (int j = 0; j < np; j++) v[k][j] = sgst_lds_##SUF(u, ua, sgst_geo_addr(g + k, MU, j)); \
+        SGST_UNROLL for (int k = 0; k < 2; k++)                                                          \
+            if (k < n) sgst_line_##SUF(v[k], MU, inverse);                                               \
+        SGST_UNROLL for (int k = 0; k < 2; k++)                                                          \
+            if (k < n) SGST_UNROLL for (int j = 1; j < np - 1; j++) sgst_sts_##SUF(u, ua, sgst_geo_addr(g + k, MU, j), v[k][j]); \
+    }                                                                                                    \
+    /* the thread's tasks t, t + B, ... < hi of class o (e0, e1: the first entry or item) */             \
+    SGST_FI void sgst_class3_##SUF(int o, T *u, unsigned ua, int M, int t, int hi, unsigned e0, unsigned e1, \
+                                   int B, const unsigned *task, const unsigned *item, const sgst_rec *rec, \
+                                   const unsigned short *full, int inverse, int compact)                 \
+    {                                                                                                    \
+        int MU = sgst_class_mu(o, M), top = sgst_class_top(o);                                           \
+        sgst_geo geo[2];                                                                                 \
+        /* the bounds of "a task at t + B, t + 2B, t + 3B", moved to the loop-invariant side */          \
+        const int h1 = hi - B, h2 = hi - 2 * B, h3 = hi - 3 * B;                                         \
+        if (o == M && compact) { /* 4-byte items, two per step while the thread has two, then one */     \
+            const unsigned *ip = item + t;                                                               \
+            unsigned a = e0, b = t < h1 ? SGST_LDG(ip + B) : 0u;                                         \
+            for (; t < h1; t += 2 * B, ip += 2 * B) {                                                    \
+                unsigned na = t < h2 ? SGST_LDG(ip + 2 * B) : 0u;                                        \
+                unsigned nb = t < h3 ? SGST_LDG(ip + 3 * B) : 0u;                                        \
+                sgst_geo_item4(a, geo);                                                                  \
+                sgst_geo_item4(b, geo + 1);                                                              \
+                sgst_task3_##SUF(u, ua, geo, 2, 1, inverse);                                             \
+                a = na;                                                                                  \
+                b = nb;                                                                                  \
+            }                                                                                            \
+            if (t < hi) {                                                                                \
+                sgst_geo_item4(a, geo);                                                                  \
+                sgst_task3_##SUF(u, ua, geo, 1, 1, inverse);                                             \
+            }                                                                                            \
+            return;                                                                                      \
+        }                                                                                                \
+        if (o == M) { /* 8-byte items, one per step */                                                   \
+            unsigned a = e0, b = e1, na = 0, nb = 0;                                                     \
+            for (; t < hi; t += B) {                                                                     \
+                if (t + B < hi) sgst_item_load(item, t + B, &na, &nb);                                   \
+                sgst_geo_item(a, b, geo);                                                                \
+                sgst_task3_##SUF(u, ua, geo, 1, 1, inverse);                                             \
+                a = na;                                                                                  \
+                b = nb;                                                                                  \
+            }                                                                                            \
+            return;                                                                                      \
+        }                                                                                                \
+        if (MU <= 2) { /* two tasks per step while the thread has two, then one */                      \
+            const unsigned *tp = task + t;                                                               \
+            unsigned ea = e0, eb = t < h1 ? SGST_LDG(tp + B) : 0u;                                       \
+            for (; t < h1; t += 2 * B, tp += 2 * B) {                                                    \
+                unsigned na = t < h2 ? SGST_LDG(tp + 2 * B) : 0u;                                        \
+                unsigned nb = t < h3 ? SGST_LDG(tp + 3 * B) : 0u;                                        \
+                sgst_rec ra = sgst_rec_load(rec, ea), rb = sgst_rec_load(rec, eb);                       \
+                sgst_task_geo(&ra, full, ea, MU, top, geo);                                              \
+                sgst_task_geo(&rb, full, eb, MU, top, geo + 1);                                          \
+                sgst_task3_##SUF(u, ua, geo, 2, MU, inverse);                                            \
+                ea = na;                                                                                 \
+                eb = nb;                                                                                 \
+            }                                                                                            \
+            if (t < hi) {                                                                                \
+                sgst_rec ra = sgst_rec_load(rec, ea);                                                    \
+                sgst_task_geo(&ra, full, ea, MU, top, geo);                                              \
+                sgst_task3_##SUF(u, ua, geo, 1, MU, inverse);                                            \
+            }                                                                                            \
+            return;                                                                                      \
+        }                                                                                                \
+        const unsigned *tp = task + t;                                                                   \
+        unsigned ent = e0;                                                                               \
+        for (; t < hi; t += B, tp += B) {                                                                \
+            unsigned nxt = t < h1 ? SGST_LDG(tp + B) : 0u; /* one entry ahead */                         \
+            sgst_rec r = sgst_rec_load(rec, ent);                                                        \
+            sgst_task_geo(&r, full, ent, MU, top, geo);                                                  \
+            sgst_task3_##SUF(u, ua, geo, 1, MU, inverse);                                                \
+            ent = nxt;                                                                                   \
+        }                                                                                                \
+    }                                                                                                    \
+    SGST_FI void sgst_run3_##SUF(const sgst_next *n, T *u, unsigned ua, int M, const unsigned *task,     \
+                                 const unsigned *item, const sgst_rec *rec, const unsigned short *full, int bb, \
+                                 int inverse, int compact)                                               \
+    {                                                                                                    \
+        int B = 1 << bb;                                                                                 \
+        if (n->t[0] < n->hi[0]) sgst_class3_##SUF(0, u, ua, M, n->t[0], n->hi[0], n->e0[0], n->e1, B, task, item, rec, full, inverse, compact); \
+        if (M >= 1 && n->t[1] < n->hi[1]) sgst_class3_##SUF(1, u, ua, M, n->t[1], n->hi[1], n->e0[1], n->e1, B, task, item, rec, full, inverse, compact); \
+        if (M >= 2 && n->t[2] < n->hi[2]) sgst_class3_##SUF(2, u, ua, M, n->t[2], n->hi[2], n->e0[2], n->e1, B, task, item, rec, full, inverse, compact); \
+        if (M >= 3 && n->t[3] < n->hi[3]) sgst_class3_##SUF(3, u, ua, M, n->t[3], n->hi[3], n->e0[3], n->e1, B, task, item, rec, full, inverse, compact); \
+        if (M >= 4 && n->t[4] < n->hi[4]) sgst_class3_##SUF(4, u, ua, M, n->t[4], n->hi[4], n->e0[4], n->e1, B, task, item, rec, full, inverse, compact); \
+        if (M >= 5 && n->t[5] < n->hi[5]) sgst_class3_##SUF(5, u, ua, M, n->t[5], n->hi[5], n->e0[5], n->e1, B, task, item, rec, full, inverse, compact); \
+    }                                                                                                    \
+    /* the host replay's entry (the kernel calls sgst_prep2 and sgst_run3 apart, as for walk2) */        \
+    SGST_FI void sgst_walk3_##SUF(T *u, int M, const int *c, const unsigned *task, const unsigned *item,  \
+                                  const sgst_rec *rec, const unsigned short *full, int tid, int bb, int inverse, \
+                                  int compact)                                                           \
+    {                                                                                                    \
+        sgst_next n;                                                                                     \
+        sgst_prep2(&n, M, c, task, item, tid, bb, compact);                                              \
+        sgst_run3_##SUF(&n, u, 0u, M, task, item, rec, full, bb, inverse, compact);                      \
+    }
+
+SGST_DEFINE3(float, f)
+SGST_DEFINE3(double, d)
+
 #endif
