@@ -13,10 +13,10 @@
 typedef enum { MAP_BB, MAP_BB_SKIP, MAP_BB_BLOCK, MAP_LAMBDA, MAP_LAMBDA_THREAD, MAP_LAMBDA_PAR, MAP_COUNT } fractals_map;
 static const char *const MAP_NAMES[MAP_COUNT] = {"bb", "bb-skip", "bb-block", "lambda", "lambda-thread", "lambda-par"};
 
-/* bb-skip runs only on a fractal in the lower triangle (fractal_lower_triangular). */
+/* bb-skip runs only on a fractal in the lower triangle with s = 2 (fractal_bb_skip_applies). */
 static int speedup_map_applies(fractals_map m, const nbb_fractal *f)
 {
-    return m != MAP_BB_SKIP || fractal_lower_triangular(f);
+    return m != MAP_BB_SKIP || fractal_bb_skip_applies(f);
 }
 
 /* The data files of one sweep: every rho (d) and each map's best rho per level (best). */

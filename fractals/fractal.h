@@ -36,8 +36,12 @@
  *  launches (one map = grid + block + per-thread cell function):
  *   fractal_launch, fractal_launch_init(&L, f, r, rho, map, err, errsize)  (host)
  *   fractal_lambda_cell(L, bx, by, tx, ty, &x, &y) / fractal_bb_cell(...)  (HD)
- *   fractal_bb_skip_cell(...) / fractal_bb_block_cell(...)  bb with a block-level early exit
- *   fractal_lower_triangular(f)               every cell has x <= y (bb-skip applies)
+ *   fractal_bb_skip_cell(...) / fractal_bb_block_cell(...)  bb with a block-level early exit,
+ *     split as the kernels run it: fractal_bb_skip_keeps / fractal_bb_block_keeps (the
+ *     block's test) and fractal_bb_skip_thread / fractal_bb_block_thread (a kept block's
+ *     thread), reading fractal_bb_fast_make(L) (nbb_anf2: s = 2 membership in 4 logic ops)
+ *   fractal_lower_triangular(f)               every cell has x <= y
+ *   fractal_bb_skip_applies(f)                lower triangle and s = 2 (bb-skip runs)
  *   fractal_block_cell(L, cx, cy, tx, ty, &x, &y)   the cell, given the block's lambda (cx, cy)
  *   fractal_launch_cell(L, bx, by, tx, ty, &x, &y)   dispatch on L->map
  *
@@ -391,6 +395,10 @@ static inline int fractal_lower_triangular(const nbb_fractal *f)
     return 1;
 }
 
+/* bb-skip runs on a fractal in the lower triangle whose cells it can test with the s = 2
+ * ANF (nbb_anf2 below): of Table 1, the Sierpinski triangle. */
+static inline int fractal_bb_skip_applies(const nbb_fractal *f) { return fractal_lower_triangular(f) && f->s == 2; }
+
 /* Everything a thread needs to find its cell: passed by value to kernels (inside the Map). */
 typedef struct {
     nbb_fast F;
@@ -432,6 +440,10 @@ static inline int fractal_launch_init(fractal_launch *L, const nbb_fractal *f, i
     }
     if (map == FRACTAL_MAP_BB_SKIP && !fractal_lower_triangular(f)) {
         snprintf(err, errsize, "bb-skip needs a fractal in the lower triangle x <= y (%s is not)", f->name);
+        return -1;
+    }
+    if (map == FRACTAL_MAP_BB_SKIP && f->s != 2) {
+        snprintf(err, errsize, "bb-skip tests its cells for s = 2 only (%s has s = %d)", f->name, f->s);
         return -1;
     }
     L->F = nbb_fast_make(f);
@@ -484,28 +496,132 @@ static inline HD int fractal_bb_cell(const fractal_launch *L, uint32_t bx, uint3
     return nbb_fast_member(&L->F, *x, *y, L->r);
 }
 
-/* bb-skip (ours; the authors' gpumaps bbox does the same for the Sierpinski triangle): the
- * bounding box, but a block above the diagonal (bx > by) returns before any thread computes
- * its cell: it holds no cell of a fractal in the lower triangle (fractal_lower_triangular,
- * checked by fractal_launch_init). */
-static inline HD int fractal_bb_skip_cell(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty,
-                                          uint32_t *x, uint32_t *y)
+/* ---- bb-skip and bb-block (ours): an exit per block, then a short per-thread test ---------
+ * Both run on bb's grid and split a thread's work in two: the block's part (does the block
+ * hold a cell?  the kernels end a block that does not before any thread does anything else,
+ * kernels.cuh) and a kept block's thread part, which reads values made once on the host
+ * (fractal_bb_fast) so that it is a few logic operations: at rho = 32 a launch is bound by
+ * how fast the SMs start and retire warps, and every instruction of either part is paid once
+ * per warp. */
+
+/* Membership for s = 2 at `levels` levels in algebraic normal form: the digit pair (a, b)
+ * is forbidden iff t(a, b) = 1, and over GF(2) t(a, b) = t00 ^ a (t00^t10) ^ b (t00^t01)
+ * ^ ab (t00^t10^t01^t11), so one bit-parallel expression tests every level at once:
+ *   bad = c0 ^ (x & c1) ^ (y & c2) ^ (x & y & c3)   (4 logic operations on the GPU).
+ * Above bit `levels` x and y are 0 (x, y < 2^levels), so only c0 needs the level mask. */
+typedef struct {
+    uint32_t c0, c1, c2, c3; /* all-ones or 0 per coefficient; c0 masked to `levels` bits */
+} nbb_anf2;
+
+static inline HD nbb_anf2 nbb_anf2_make(const nbb_fast *F, int levels)
 {
-    if (bx > by) return 0; /* first, before the cell (x, y is left unset: the kernels read it only on 1) */
-    return fractal_bb_cell(L, bx, by, tx, ty, x, y);
+    const uint32_t m = levels >= 32 ? 0xFFFFFFFFu : ~(0xFFFFFFFFu << levels); /* bits below `levels` */
+    nbb_anf2 A;
+    A.c0 = F->s2_f00 & m;
+    A.c1 = F->s2_f00 ^ F->s2_f10;
+    A.c2 = F->s2_f00 ^ F->s2_f01;
+    A.c3 = F->s2_f00 ^ F->s2_f10 ^ F->s2_f01 ^ F->s2_f11;
+    return A;
+}
+
+/* (x, y) is a cell at the levels A was made for (x, y < 2^levels; s = 2 only). */
+static inline HD int nbb_anf2_member(const nbb_anf2 *A, uint32_t x, uint32_t y)
+{
+    return (A->c0 ^ (x & A->c1) ^ (y & A->c2) ^ (x & y & A->c3)) == 0;
+}
+
+/* What bb-skip's and bb-block's threads read besides the launch (passed inside the Map):
+ *   cell   bb-skip: the ANF at level r (a cell of the array)
+ *   block  bb-block, s = 2: the ANF at level rb (a block of the grid)
+ *   offset bb-block: bit tx of offset[ty] set iff the offset (tx, ty) is a cell at level rl,
+ *          for every s (rho <= 32 bits a row): one load and one shift instead of rl digits. */
+typedef struct {
+    nbb_anf2 cell, block;
+    uint32_t offset[FRACTAL_MAX_RHO];
+} fractal_bb_fast;
+
+/* Row ty of the offset table: bit tx set iff (tx, ty) is a cell at level rl, tx < rho. */
+static inline HD uint32_t fractal_bb_offset_row(const fractal_launch *L, uint32_t ty)
+{
+    uint32_t row = 0;
+    for (uint32_t tx = 0; tx < L->rho; tx++) row |= (uint32_t)nbb_fast_member(&L->F, tx, ty, L->rl) << tx;
+    return row;
+}
+
+/* The ANFs only (s = 2; zero otherwise), the offset table left empty. */
+static inline HD fractal_bb_fast fractal_bb_fast_anfs(const fractal_launch *L)
+{
+    fractal_bb_fast B;
+    memset(&B, 0, sizeof B);
+    if (L->F.s == 2) {
+        B.cell = nbb_anf2_make(&L->F, L->r);
+        B.block = nbb_anf2_make(&L->F, L->rb);
+    }
+    return B;
+}
+
+/* Everything the map kind L->map reads (the kernels' Maps keep it). */
+static inline HD fractal_bb_fast fractal_bb_fast_make(const fractal_launch *L)
+{
+    fractal_bb_fast B = fractal_bb_fast_anfs(L);
+    if (L->map == FRACTAL_MAP_BB_BLOCK)
+        for (uint32_t ty = 0; ty < L->rho; ty++) B.offset[ty] = fractal_bb_offset_row(L, ty);
+    return B;
+}
+
+/* bb-skip (ours; the authors' gpumaps bbox does the same for the Sierpinski triangle): the
+ * bounding box, but a block above the diagonal (bx > by) holds no cell of a fractal in the
+ * lower triangle (fractal_lower_triangular; fractal_launch_init also asks for s = 2) and
+ * ends first.  The test reads only the block's coordinates: no parameter is loaded on the
+ * path of a skipped block's warps (5 instructions, exit included). */
+static inline HD int fractal_bb_skip_keeps(uint32_t bx, uint32_t by) { return bx <= by; }
+
+/* A kept block's thread: bb's cell, its membership at level r by the ANF (s = 2). */
+static inline HD int fractal_bb_skip_thread(const fractal_launch *L, const fractal_bb_fast *B, uint32_t bx,
+                                            uint32_t by, uint32_t tx, uint32_t ty, uint32_t *x, uint32_t *y)
+{
+    *x = bx * L->rho + tx;
+    *y = by * L->rho + ty;
+    return nbb_anf2_member(&B->cell, *x, *y);
 }
 
 /* bb-block (ours): the bounding box with the strongest early exit of its grid -- a block that
  * is not a cell of the fractal at the block level rb holds no cell (every block that holds
- * one is a copy of the level-rl fractal, section 4), so it returns before any thread
- * computes its cell; in a block that is one, the cell of offset (tx, ty) is tested at level
- * rl only (as lambda does).  For the Sierpinski triangle the block test is one mask test
- * (nbb_fast_member, s = 2). */
+ * one is a copy of the level-rl fractal, section 4) and ends first; in a block that is one,
+ * the cell of offset (tx, ty) is a cell iff the offset is one at level rl (as lambda does).
+ * The block's test is the same for all its threads (uniform registers on the GPU). */
+static inline HD int fractal_bb_block_keeps(const fractal_launch *L, const fractal_bb_fast *B, uint32_t bx, uint32_t by)
+{
+    return L->F.s == 2 ? nbb_anf2_member(&B->block, bx, by) : nbb_fast_member(&L->F, bx, by, L->rb);
+}
+
+static inline HD int fractal_bb_block_thread(const fractal_launch *L, const fractal_bb_fast *B, uint32_t bx,
+                                             uint32_t by, uint32_t tx, uint32_t ty, uint32_t *x, uint32_t *y)
+{
+    *x = bx * L->rho + tx;
+    *y = by * L->rho + ty;
+    return (int)((B->offset[ty] >> tx) & 1u);
+}
+
+/* The two parts together, one thread at a time (fractal_launch_cell: the host's walks, the
+ * device test's evaluation), each building only the values it reads; the kernels keep all of
+ * fractal_bb_fast_make's in the Map.  x, y are left unset when the block is skipped: callers
+ * read them only on 1. */
+static inline HD int fractal_bb_skip_cell(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty,
+                                          uint32_t *x, uint32_t *y)
+{
+    if (!fractal_bb_skip_keeps(bx, by)) return 0;
+    const fractal_bb_fast B = fractal_bb_fast_anfs(L);
+    return fractal_bb_skip_thread(L, &B, bx, by, tx, ty, x, y);
+}
+
 static inline HD int fractal_bb_block_cell(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty,
                                            uint32_t *x, uint32_t *y)
 {
-    if (!nbb_fast_member(&L->F, bx, by, L->rb)) return 0; /* first; x, y unset as above */
-    return fractal_block_cell(L, bx, by, tx, ty, x, y);
+    fractal_bb_fast B = fractal_bb_fast_anfs(L);
+    if (!fractal_bb_block_keeps(L, &B, bx, by)) return 0;
+    B.offset[ty] = fractal_bb_offset_row(L, ty); /* the one row this thread reads */
+    return fractal_bb_block_thread(L, &B, bx, by, tx, ty, x, y);
 }
 
 static inline HD int fractal_launch_cell(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty,

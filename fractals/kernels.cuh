@@ -10,14 +10,16 @@
  * any early return (it may use __syncthreads, static __shared__ variables and warp-wide
  * operations).  It returns false when the calling thread has no fractal cell, otherwise
  * true and the cell (x, y) of the embedded n x n array (x = column, y = row; fractal.h).
+ * A map may instead end the whole block there (block_exit, the same decision in all its
+ * threads) when the block holds no cell: a kernel has nothing to do for such a block.
  *
  * Maps defined here (all built from a fractal_launch of fractal.h):
  *     bb_map            bounding box: (n/rho)^2 blocks, membership test per thread
- *     bb_skip_map       the same, blocks above the diagonal (bx > by) return first: the
+ *     bb_skip_map       the same grid, blocks above the diagonal (bx > by) end first: the
  *                       bounding triangle of a fractal in the lower triangle (ours; what the
  *                       authors' gpumaps bbox does for the Sierpinski triangle)
- *     bb_block_map      the same, blocks that are not a cell of the fractal at the block
- *                       level return first (ours: the strongest early exit of bb's grid)
+ *     bb_block_map      the same grid, blocks that are not a cell of the fractal at the block
+ *                       level end first (ours: the strongest early exit of bb's grid)
  *     lambda_map_t      lambda(omega) (eqs. 1-6) evaluated ONCE per block by thread (0,0)
  *                       and shared through shared memory (one __syncthreads)
  *     lambda_thread_map lambda(omega) evaluated by every thread (no barrier)
@@ -27,7 +29,8 @@
  *     make them with   bb_map::make(L), lambda_map_t::make(L), lambda_thread_map::make(L),
  *                      lambda_par_map::make(L), bb_skip_map::make(L), bb_block_map::make(L)
  *                      (the bb kinds from a bb launch: its (n/rho)^2 grid)
- *     two templates    fractal_thread_map<KIND, CELL> (bb, bb-skip, bb-block, lambda-thread)
+ *     three templates  fractal_thread_map<KIND, CELL> (bb, lambda-thread),
+ *                      fractal_bb_exit_map<KIND, THREAD> (bb-skip, bb-block: block_exit first)
  *                      and fractal_shared_lambda_map<PAR> (lambda_map_t, lambda_par_map)
  *
  * Kernels (n = side of the embedded array, a/in/out: n*n bytes, row-major):
@@ -83,8 +86,8 @@ static M fractal_map_make(const fractal_launch &L, int kind, uint32_t gx, uint32
 }
 
 /* The maps whose every thread finds its own cell with one function of fractal.h, no barrier:
- * KIND is the map kind recorded in the launch, CELL the cell function.  The bb kinds run on
- * bb's (n/rho)^2 grid, lambda-thread on lambda's grid. */
+ * KIND is the map kind recorded in the launch, CELL the cell function.  bb runs on its
+ * (n/rho)^2 grid, lambda-thread on lambda's grid. */
 typedef int (*fractal_cell_fn)(const fractal_launch *L, uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty, uint32_t *x,
                                uint32_t *y);
 
@@ -105,9 +108,57 @@ struct fractal_thread_map {
 };
 
 typedef fractal_thread_map<FRACTAL_MAP_BB, fractal_bb_cell> bb_map;
-typedef fractal_thread_map<FRACTAL_MAP_BB_SKIP, fractal_bb_skip_cell> bb_skip_map;
-typedef fractal_thread_map<FRACTAL_MAP_BB_BLOCK, fractal_bb_block_cell> bb_block_map;
 typedef fractal_thread_map<FRACTAL_MAP_LAMBDA, fractal_lambda_cell> lambda_thread_map;
+
+/* Ends every thread of the calling block at once: for a block that holds no cell (the same
+ * decision in all its threads), so that no thread of it waits at a barrier.  PTX exit, not a
+ * flag returned to the kernel: with a flag the compiler joins the skipped path with the kept
+ * one and tests the flag again before the kernel's own exit (8 instructions on the path of a
+ * skipped block's warps instead of 5). */
+static __device__ __forceinline__ void block_exit()
+{
+    asm volatile("exit;");
+    __builtin_unreachable();
+}
+
+/* bb-skip and bb-block (fractal.h): bb's grid, the block's test first (fractal_bb_skip_keeps
+ * or fractal_bb_block_keeps: a block it rejects ends through block_exit), then the thread's
+ * part (THREAD), which reads the values of fractal_bb_fast_make kept in the Map.  Counted in
+ * the SASS of k_sw (sm_90), instructions a warp runs to its exit: a skipped block's warp 5
+ * (bb-skip; gpumaps' bbox 5) and 13 (bb-block, Sierpinski triangle); a kept block's warp 27
+ * (bb-skip; bbox 29) and 35 (bb-block). */
+typedef int (*fractal_bb_thread_fn)(const fractal_launch *L, const fractal_bb_fast *B, uint32_t bx, uint32_t by,
+                                    uint32_t tx, uint32_t ty, uint32_t *x, uint32_t *y);
+
+template <int KIND, fractal_bb_thread_fn THREAD>
+struct fractal_bb_exit_map {
+    fractal_launch L;
+    fractal_bb_fast B;
+    dim3 grid, block;
+    static fractal_bb_exit_map make(const fractal_launch &L)
+    {
+        const uint32_t side = L.n / L.rho; /* bb's grid */
+        fractal_bb_exit_map m = fractal_map_make<fractal_bb_exit_map>(L, KIND, side, side);
+        m.B = fractal_bb_fast_make(&m.L);
+        return m;
+    }
+    __device__ bool thread_cell(uint32_t *x, uint32_t *y) const
+    {
+        const uint32_t bx = blockIdx.x, by = blockIdx.y;
+        if (KIND == FRACTAL_MAP_BB_SKIP) {
+            if (!fractal_bb_skip_keeps(bx, by)) block_exit();
+        } else if (L.F.s == 2) { /* the test written twice, once where s = 2 is known: each */
+            /* copy ends the block itself, no flag joins the ANF with the digit loop (s > 2) */
+            if (!fractal_bb_block_keeps(&L, &B, bx, by)) block_exit();
+        } else if (!fractal_bb_block_keeps(&L, &B, bx, by)) {
+            block_exit();
+        }
+        return THREAD(&L, &B, bx, by, threadIdx.x, threadIdx.y, x, y);
+    }
+};
+
+typedef fractal_bb_exit_map<FRACTAL_MAP_BB_SKIP, fractal_bb_skip_thread> bb_skip_map;
+typedef fractal_bb_exit_map<FRACTAL_MAP_BB_BLOCK, fractal_bb_block_thread> bb_block_map;
 
 /* lambda(omega) (eqs. 1-6) evaluated once per block and shared through shared memory (one
  * __syncthreads).  PAR = false (lambda_map_t): thread (0,0) evaluates it.  PAR = true

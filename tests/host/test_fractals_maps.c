@@ -11,6 +11,9 @@
  *  - nbb_fast_lambda == lambda_map (eqs. 1-6 written literally) on every block of those
  *    grids and on random blocks of large levels (Sierpinski r = 16 for sw).
  *  - the magic division used on the device is exact for every dividend it can get.
+ *  - bb-skip and bb-block as their kernels run (fractal_bb_fast_make once, the block's exit
+ *    test, then the thread's part): a block they end holds no cell, the kept threads reach
+ *    each cell exactly once; the s = 2 ANF membership == the reference for all 16 H with s = 2.
  *  - fractal_launch_init refuses bad combinations with a reason. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -307,6 +310,98 @@ static void test_bb_skip_blocks(void)
     T_EQ_INT(cells, (long)fractal_pow(3, rb));   /* bb-block: 3^rb blocks do work */
 }
 
+/* The s = 2 membership in algebraic normal form (bb-skip's and bb-block's kept path) equals
+ * the digit-by-digit reference for every H of the 16 possible with s = 2 (the table's one and
+ * all others), every (x, y) below 2^levels for small levels and random ones up to 2^28. */
+static void test_anf2(void)
+{
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    long bad = 0;
+    for (uint32_t h = 0; h < 16; h++) {
+        nbb_fractal f = {"anf", 0, 2, {0}, {0}};
+        for (int p = 0; p < 4; p++)
+            if (h >> p & 1u) f.tau_x[f.k] = p & 1, f.tau_y[f.k] = p >> 1, f.k++;
+        const nbb_fast F = nbb_fast_make(&f);
+        for (int levels = 0; levels <= 6; levels++) {
+            const nbb_anf2 A = nbb_anf2_make(&F, levels);
+            for (uint32_t y = 0; y < (1u << levels); y++)
+                for (uint32_t x = 0; x < (1u << levels); x++) bad += nbb_anf2_member(&A, x, y) != fractal_member(&f, x, y, levels);
+        }
+        for (int levels = 7; levels <= 28; levels++) {
+            const nbb_anf2 A = nbb_anf2_make(&F, levels);
+            for (int t = 0; t < 2000; t++) {
+                uint32_t x = (uint32_t)(rng_next(&seed) >> 40) & ((1u << levels) - 1u);
+                uint32_t y = (uint32_t)(rng_next(&seed) >> 40) & ((1u << levels) - 1u);
+                if (t & 1) x &= y; /* many members of the triangle-like H */
+                bad += nbb_anf2_member(&A, x, y) != fractal_member(&f, x, y, levels);
+            }
+        }
+    }
+    T_EQ_INT(bad, 0);
+}
+
+/* bb-skip and bb-block as the kernels run them: fractal_bb_fast_make once per launch, the
+ * block's test, then each thread of a kept block.  Every block ended by the test holds no
+ * cell of bb (no thread of it has one), and the kept threads reach each cell exactly once. */
+static long check_exit_launch(const nbb_fractal *f, fractal_launch L, fractal_map_kind kind, uint8_t *count)
+{
+    L.map = kind;
+    const fractal_bb_fast B = fractal_bb_fast_make(&L);
+    const uint64_t n = L.n;
+    memset(count, 0, n * n);
+    long bad = 0, hits = 0;
+    for (uint32_t by = 0; by < L.gy; by++)
+        for (uint32_t bx = 0; bx < L.gx; bx++) {
+            const int keeps = kind == FRACTAL_MAP_BB_SKIP ? fractal_bb_skip_keeps(bx, by) : fractal_bb_block_keeps(&L, &B, bx, by);
+            for (uint32_t ty = 0; ty < L.rho; ty++)
+                for (uint32_t tx = 0; tx < L.rho; tx++) {
+                    uint32_t x, y;
+                    if (!keeps) { /* ended: bb would find no cell here */
+                        bad += fractal_bb_cell(&L, bx, by, tx, ty, &x, &y);
+                        continue;
+                    }
+                    const int in = kind == FRACTAL_MAP_BB_SKIP ? fractal_bb_skip_thread(&L, &B, bx, by, tx, ty, &x, &y)
+                                                                : fractal_bb_block_thread(&L, &B, bx, by, tx, ty, &x, &y);
+                    if (!in) continue;
+                    if (x >= n || y >= n) { bad++; continue; }
+                    count[(uint64_t)y * n + x]++;
+                    hits++;
+                }
+        }
+    for (uint64_t y = 0; y < n; y++)
+        for (uint64_t x = 0; x < n; x++) bad += count[y * n + x] != (uint8_t)fractal_member(f, (uint32_t)x, (uint32_t)y, L.r);
+    return bad + (hits != (long)fractal_pow((uint64_t)f->k, L.r));
+}
+
+static void test_exit_launches(void)
+{
+    char err[256];
+    long configs = 0;
+    for (int i = 0; i < FRACTAL_COUNT; i++) {
+        const nbb_fractal *f = &FRACTAL_TABLE[i];
+        for (int r = 0; r <= R_SMALL; r++) {
+            const uint64_t n = fractal_pow((uint64_t)f->s, r);
+            uint8_t *count = malloc(n * n);
+            for (uint32_t rho = 1; rho <= n && rho <= FRACTAL_MAX_RHO; rho *= (uint32_t)f->s) {
+                fractal_launch Lb;
+                T_EQ_INT(fractal_launch_init(&Lb, f, r, rho, FRACTAL_MAP_BB, err, sizeof err), 0);
+                T_EQ_INT(check_exit_launch(f, Lb, FRACTAL_MAP_BB_BLOCK, count), 0);
+                if (fractal_lower_triangular(f)) T_EQ_INT(check_exit_launch(f, Lb, FRACTAL_MAP_BB_SKIP, count), 0);
+                configs++;
+            }
+            free(count);
+        }
+    }
+    T_CHECK(configs > 100);
+    /* the Sierpinski triangle at r = 8, rho = 32 as well (rho = 32 is the case timed against gpumaps) */
+    uint8_t *count = malloc(256 * 256);
+    fractal_launch Lb;
+    T_EQ_INT(fractal_launch_init(&Lb, &FRACTAL_TABLE[0], 8, 32, FRACTAL_MAP_BB, err, sizeof err), 0);
+    T_EQ_INT(check_exit_launch(&FRACTAL_TABLE[0], Lb, FRACTAL_MAP_BB_SKIP, count), 0);
+    T_EQ_INT(check_exit_launch(&FRACTAL_TABLE[0], Lb, FRACTAL_MAP_BB_BLOCK, count), 0);
+    free(count);
+}
+
 static void test_errors(void)
 {
     char err[256];
@@ -328,6 +423,12 @@ static void test_errors(void)
     /* bb at r=20 with rho=8: 131072 blocks along y exceeds 65535 */
     T_EQ_INT(fractal_launch_init(&L, s, 20, 8, FRACTAL_MAP_BB, err, sizeof err), -1);
     T_CHECK(strstr(err, "grid") != NULL);
+    /* bb-skip tests its cells with the s = 2 ANF: a fractal in the lower triangle with s = 3 is refused */
+    const nbb_fractal low3 = {"lower-3", 6, 3, {0, 0, 1, 0, 1, 2}, {0, 1, 1, 2, 2, 2}};
+    T_EQ_INT(fractal_lower_triangular(&low3), 1);
+    T_EQ_INT(fractal_launch_init(&L, &low3, 3, 3, FRACTAL_MAP_BB_SKIP, err, sizeof err), -1);
+    T_CHECK(strstr(err, "s = 2 only") != NULL);
+    T_EQ_INT(fractal_launch_init(&L, &low3, 3, 3, FRACTAL_MAP_BB_BLOCK, err, sizeof err), 0);
 }
 
 int main(void)
@@ -338,6 +439,8 @@ int main(void)
     test_large();
     test_magic();
     test_bb_skip_blocks();
+    test_anf2();
+    test_exit_launches();
     test_errors();
     return T_DONE();
 }
