@@ -5,6 +5,8 @@
  * layer (sec. 5).
  *
  *   hm_morton           Morton (Z-order) key of a finest bucket
+ *   hm_compact          the inverse of hm_spread (a Morton key back to x, y)
+ *   hm_pack_cell        a cell (i, j, level) as one sortable key: Morton key and level
  *   hm_owner            the rank owning a bucket key, from the P + 1 split keys
  *   hm_touch_mask       the peers whose buckets lie just across a cell's faces (one bit each)
  *   hm_key_bits         how many low bits the Morton keys of a W x H domain use
@@ -46,6 +48,39 @@ static inline HD uint64_t hm_spread(uint32_t v)
     return (x | x << 1) & 0x5555555555555555ull;
 }
 static inline HD uint64_t hm_morton(long x, long y) { return hm_spread((uint32_t)x) | hm_spread((uint32_t)y) << 1; }
+/* the inverse of hm_spread: the bits at even positions, packed */
+static inline HD uint32_t hm_compact(uint64_t x)
+{
+    x &= 0x5555555555555555ull;
+    x = (x | x >> 1) & 0x3333333333333333ull;
+    x = (x | x >> 2) & 0x0F0F0F0F0F0F0F0Full;
+    x = (x | x >> 4) & 0x00FF00FF00FF00FFull;
+    x = (x | x >> 8) & 0x0000FFFF0000FFFFull;
+    return (uint32_t)(x | x >> 16);
+}
+
+/* A cell as one key on the wire (the GPU backend's exchange): its Morton key with the level in
+ * the low hm_level_bits(levmax) bits.  Cells do not overlap, so no two cells share a Morton key
+ * and the packed keys sort as the Morton keys do; (i, j, level) come back from it exactly. */
+static inline HD int hm_level_bits(int levmax)
+{
+    int lb = 0;
+    while ((1 << lb) <= levmax) lb++;
+    return lb;
+}
+static inline HD uint64_t hm_pack_cell(int i, int j, int lev, int levmax, int lb)
+{
+    int s = levmax - lev;
+    return hm_morton((long)i << s, (long)j << s) << lb | (uint64_t)lev;
+}
+static inline HD void hm_unpack_cell(uint64_t p, int levmax, int lb, int *i, int *j, int *lev)
+{
+    *lev = (int)(p & ((1ull << lb) - 1));
+    uint64_t k = p >> lb;
+    int s = levmax - *lev;
+    *i = (int)(hm_compact(k) >> s);
+    *j = (int)(hm_compact(k >> 1) >> s);
+}
 
 /* Rank owning the finest bucket with Morton key k: binary search over the P splitters. */
 static inline HD int hm_owner(const uint64_t *split, int P, uint64_t k)

@@ -8,12 +8,15 @@
  * the keys a round, at most HMR_HIST_PROBES counts, so ceil(end_bit / b) rounds: 3 for
  * 28-bit keys at P = 2 and 4), each round one copy of the counts and one MPI_Allreduce; the
  * owner runs: one more histogram round (b = 0), then the slice grouped by owner (one 1-byte
- * CUB radix pass); the records (16 bytes a cell, keys are recomputed from them) to their
- * owners through NCCL; the owner's CUB radix sort over the keys' end_bit bits.  At P = 1 the
- * slice is sorted right away and lands in place.  (--remesh-sort=both keeps the first
+ * CUB radix pass); each cell goes to its owner through NCCL as ONE packed key (Morton key and
+ * level, hm_pack_cell: 4 bytes up to end_bit + level bits = 32) and its global index, 8 bytes
+ * instead of a 16-byte record; the owner sorts these pairs as they arrive (CUB radix sort
+ * over end_bit + level bits, 30 for the 28-bit keys at levmax 2: still 4 passes of 8 bits)
+ * and unpacks them into its records (k_rm_unpack).  At P = 1 the slice is sorted right away
+ * and lands in place.  (--remesh-sort=both keeps the first
  * design as the baseline: every rank sorts its slice before the search -- lower bounds on
- * sorted keys, HM_RM_PROBES counts a round -- and the owner sorts again: two sorts of every
- * cell at P > 1.)  The pattern: one
+ * sorted keys, HM_RM_PROBES counts a round -- the records travel as 16 bytes, and the owner
+ * sorts again: two sorts of every cell at P > 1.)  The pattern: one
  * pass over the owned cells (k_rm_touch: masks, per-peer counts, bounding box), a CUB select
  * of the cells touching a peer and one block per peer writing its list in order; one copy of
  * the counts and box.  Every buffer is carved out of ONE device allocation made before the
@@ -40,6 +43,8 @@ typedef struct {
 typedef struct {
     int wide;                    /* 64-bit keys (end_bit > 32), else 32-bit */
     int sender_sorts;            /* the baseline: sort the slice before the search too */
+    int lb;                      /* level bits of a packed cell (hm_pack_cell) */
+    int packed;                  /* this call's cells travel as packed keys (the slice was not sorted) */
     int hist_grid;               /* blocks of k_rm_hist */
     int grid;                    /* blocks of the grid-stride pattern kernel */
     cudaStream_t s;
@@ -56,6 +61,7 @@ typedef struct {
     uint64_t *d_base, *d_split;  /* P + 1 each */
     long long *d_cnt;            /* HM_RM_PROBES */
     unsigned *part;              /* k_rm_hist's per-block histograms, hist_grid x HMR_HIST_PROBES */
+    unsigned char *oa, *ob;      /* owners, CUB double buffer of the grouping pass */
     hmr_info *info;
     char *pinned;                /* host staging: */
     hmr_info *h_info;
@@ -160,6 +166,29 @@ static __global__ void k_rm_gather_send(const int *__restrict__ i, const int *__
     if (t >= n) return;
     int s = idx[t];
     send[t] = make_int4(i[s], j[s], lev[s], (int)(c0 + s));
+}
+/* Step 3, the slice in input order: each cell as ONE packed key (Morton key and level,
+ * hm_pack_cell) and its global index, in the order of idx (grouped by owner; NULL: as is) --
+ * 8 bytes a cell on the wire instead of a 16-byte record, and the owner sorts them as they come */
+template <typename K>
+static __global__ void k_rm_pack_send(const int *__restrict__ i, const int *__restrict__ j, const int *__restrict__ lev,
+                                      const int *__restrict__ idx, long n, long c0, int levmax, int lb, K *pk, int *gidx)
+{
+    long t = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    int s = idx ? idx[t] : (int)t;
+    pk[t] = (K)hm_pack_cell(i[s], j[s], lev[s], levmax, lb);
+    gidx[t] = (int)(c0 + s);
+}
+/* Step 4 after the owner's sort of the packed keys: the owned records in key order */
+template <typename K>
+static __global__ void k_rm_unpack(const K *__restrict__ pk, const int *__restrict__ gidx, long n, int levmax, int lb, int4 *own)
+{
+    long t = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    int i, j, l;
+    hm_unpack_cell((uint64_t)pk[t], levmax, lb, &i, &j, &l);
+    own[t] = make_int4(i, j, l, gidx[t]);
 }
 /* own[t] = recv[idx[t]] (step 4) */
 static __global__ void k_rm_gather_rec(const int4 *__restrict__ recv, const int *__restrict__ idx, long n, int4 *own)
@@ -351,11 +380,10 @@ static void hmr_group_by_owner(hm_rm *w)
     while ((1 << bits) < P) bits++;
     memcpy(g->h_base, w->split, sizeof(uint64_t) * (size_t)(P + 1));
     CHECK_CUDA_RANK(cudaMemcpyAsync(g->d_split, g->h_base, sizeof(uint64_t) * (size_t)(P + 1), cudaMemcpyHostToDevice, g->s));
-    unsigned char *own_a = (unsigned char *)g->kb, *own_b = (unsigned char *)g->ka; /* the keys are not needed after this */
-    if (g->wide) k_rm_owner<uint64_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const uint64_t *)g->ka, n, g->d_split, P, own_a);
-    else k_rm_owner<uint32_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const uint32_t *)g->ka, n, g->d_split, P, own_a);
+    if (g->wide) k_rm_owner<uint64_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const uint64_t *)g->ka, n, g->d_split, P, g->oa);
+    else k_rm_owner<uint32_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const uint32_t *)g->ka, n, g->d_split, P, g->oa);
     CHECK_CUDA_RANK(cudaGetLastError());
-    cub::DoubleBuffer<unsigned char> k(own_a, own_b);
+    cub::DoubleBuffer<unsigned char> k(g->oa, g->ob);
     cub::DoubleBuffer<int> v(g->va, g->vb);
     size_t bytes = g->tmp_bytes;
     if (n) CHECK_CUDA_RANK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, k, v, (int)n, 0, bits, g->s));
@@ -369,7 +397,21 @@ static void hm_rmg_send(hm_rm *w, const dist_pattern *x, int direct)
     /* every cell stays (P = 1, or a mesh already partitioned): gathered straight into place; no
      * peer sends to or expects from this rank, so skipping its NCCL calls is safe */
     int stay = x->scount[me] == n && x->rcount[me] == w->nown;
-    if (!stay && !w->sorted) hmr_group_by_owner(w);
+    g->packed = !w->sorted;
+    if (g->packed) { /* packed keys and global indices; they arrive in ka, va for the owner's sort */
+        if (!stay) hmr_group_by_owner(w);
+        const int *idx = stay ? NULL : g->val_sorted;
+        size_t kbytes = (g->wide ? 8 : 4) * (size_t)n;
+        void *sk = stay ? g->ka : (void *)g->send;
+        int *sg = stay ? g->va : (int *)((char *)g->send + (kbytes + 255) / 256 * 256);
+        if (g->wide) k_rm_pack_send<uint64_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, idx, n, w->c0, w->m->levmax, g->lb, (uint64_t *)sk, sg);
+        else k_rm_pack_send<uint32_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, idx, n, w->c0, w->m->levmax, g->lb, (uint32_t *)sk, sg);
+        CHECK_CUDA_RANK(cudaGetLastError());
+        if (stay) return;
+        hmr_exchange(w->d, x, g->wide ? 2 : 1, (const int *)sk, (int *)g->ka);
+        hmr_exchange(w->d, x, 1, sg, g->va);
+        return;
+    }
     int4 *to = (int4 *)(direct ? g->own : g->recv);
     k_rm_gather_send<<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, g->val_sorted, n, w->c0,
                                                                stay ? to : (int4 *)g->send);
@@ -380,6 +422,14 @@ static void hm_rmg_sort_owned(hm_rm *w)
 {
     hm_rm_gpu *g = (hm_rm_gpu *)w->impl;
     long n = w->nown;
+    if (g->packed) { /* the packed keys sort as the Morton keys (no two cells share one) */
+        if (g->wide) hmr_sort<uint64_t>(g, n, w->end_bit + g->lb);
+        else hmr_sort<uint32_t>(g, n, w->end_bit + g->lb);
+        if (g->wide) k_rm_unpack<uint64_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const uint64_t *)g->key_sorted, g->val_sorted, n, w->m->levmax, g->lb, (int4 *)g->own);
+        else k_rm_unpack<uint32_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const uint32_t *)g->key_sorted, g->val_sorted, n, w->m->levmax, g->lb, (int4 *)g->own);
+        CHECK_CUDA_RANK(cudaGetLastError());
+        return;
+    }
     if (g->wide) k_rm_rec_keys<uint64_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const int4 *)g->recv, n, w->m->levmax, (uint64_t *)g->ka, g->va);
     else k_rm_rec_keys<uint32_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>((const int4 *)g->recv, n, w->m->levmax, (uint32_t *)g->ka, g->va);
     CHECK_CUDA_RANK(cudaGetLastError());
@@ -444,7 +494,8 @@ static void hm_rm_gpu_init(hm_rm *w, int sender_sorts)
     w->impl = g;
     w->ops = &HM_RM_GPU;
     g->s = w->d->stream;
-    g->wide = w->end_bit > 32;
+    g->lb = hm_level_bits(w->m->levmax);
+    g->wide = w->end_bit + g->lb > 32; /* the keys, and the packed cells (key and level) of the exchange */
     g->sender_sorts = sender_sorts;
     int P = w->d->size, sms = 0;
     if (P > 1 && !sender_sorts) w->probes = HMR_HIST_PROBES; /* a histogram of the unsorted keys per round */
@@ -460,8 +511,13 @@ static void hm_rm_gpu_init(hm_rm *w, int sender_sorts)
     size_t o_base = hmr_carve(&top, sizeof(uint64_t) * (size_t)(P + 1)), o_split = hmr_carve(&top, sizeof(uint64_t) * (size_t)(P + 1));
     size_t o_cnt = hmr_carve(&top, sizeof(long long) * HM_RM_PROBES), o_info = hmr_carve(&top, sizeof(hmr_info));
     size_t o_part = hmr_carve(&top, sizeof(unsigned) * HMR_HIST_PROBES * (size_t)g->hist_grid);
+    size_t o_oa = hmr_carve(&top, n), o_ob = hmr_carve(&top, n);
     /* CUB's temporary storage: the largest of the sorts' and the select's (queries need no memory) */
-    size_t sort_b = g->wide ? hmr_sort_bytes<uint64_t>(g, (long)n, w->end_bit) : hmr_sort_bytes<uint32_t>(g, (long)n, w->end_bit);
+    size_t sort_b = 0;
+    for (int bits = w->end_bit; bits <= w->end_bit + g->lb; bits += g->lb ? g->lb : 1) { /* keys; packed cells */
+        size_t b = g->wide ? hmr_sort_bytes<uint64_t>(g, (long)n, bits) : hmr_sort_bytes<uint32_t>(g, (long)n, bits);
+        if (b > sort_b) sort_b = b;
+    }
     size_t sel_b = 0, own_b = 0;
     CHECK_CUDA_RANK(cub::DeviceSelect::Flagged(NULL, sel_b, thrust::counting_iterator<int>(0), (unsigned char *)NULL, (int *)NULL, (int *)NULL, (int)n, g->s));
     cub::DoubleBuffer<unsigned char> ko(NULL, NULL);
@@ -483,6 +539,7 @@ static void hm_rm_gpu_init(hm_rm *w, int sender_sorts)
     g->sidx = (int *)(a + o_sidx); g->d_base = (uint64_t *)(a + o_base); g->d_split = (uint64_t *)(a + o_split);
     g->d_cnt = (long long *)(a + o_cnt); g->info = (hmr_info *)(a + o_info); g->tmp = a + o_tmp;
     g->part = (unsigned *)(a + o_part);
+    g->oa = (unsigned char *)(a + o_oa); g->ob = (unsigned char *)(a + o_ob);
     size_t ptop = 0, p_info = hmr_carve(&ptop, sizeof(hmr_info)), p_cnt = hmr_carve(&ptop, sizeof(long long) * HM_RM_PROBES);
     size_t p_base = hmr_carve(&ptop, sizeof(uint64_t) * (size_t)(P + 1));
     CHECK_CUDA_RANK(cudaMallocHost((void **)&g->pinned, ptop));

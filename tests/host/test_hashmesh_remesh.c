@@ -210,9 +210,14 @@ static void test_touch_mask(int nx, int ny, int levmax, double frac, int P, uint
     long n = m.n, W = amr_width(&m), H = amr_height(&m);
     if (n < P) { amr_free(&m); return; }
     pair_t *kp = (pair_t *)malloc(sizeof(pair_t) * n);
+    int pack_ok = 1;
     for (long c = 0; c < n; c++) {
         int s = levmax - m.lev[c];
         kp[c].key = hm_morton((long)m.i[c] << s, (long)m.j[c] << s);
+        int lb = hm_level_bits(levmax), pi, pj, pl; /* the exchange's packed key: back to the cell exactly */
+        uint64_t pk = hm_pack_cell(m.i[c], m.j[c], m.lev[c], levmax, lb);
+        hm_unpack_cell(pk, levmax, lb, &pi, &pj, &pl);
+        pack_ok &= pi == m.i[c] && pj == m.j[c] && pl == m.lev[c] && pk >> lb == kp[c].key && (int)(pk & ((1u << lb) - 1)) == m.lev[c];
         kp[c].idx = (int)c;
     }
     qsort(kp, (size_t)n, sizeof *kp, cmp_pair);
@@ -232,6 +237,7 @@ static void test_touch_mask(int nx, int ny, int levmax, double frac, int P, uint
             }
     }
     T_CHECK(keys_ok);
+    T_CHECK(pack_ok);
     int ok = 1, owner_ok = 1;
     for (long y = 0; y < H; y++) /* the splitters' owner of every bucket == its cell's rank */
         for (long x = 0; x < W; x++) owner_ok &= hm_owner(split, P, hm_morton(x, y)) == paint[y * W + x];
@@ -275,6 +281,16 @@ int main(void)
             }
     test_split_search(2, 200000, 28, 0, 99); /* several bins a round, two rounds (three by histogram) */
     test_round_bin();
+    T_EQ_INT(hm_level_bits(0), 0);
+    T_EQ_INT(hm_level_bits(1), 1);
+    T_EQ_INT(hm_level_bits(2), 2);
+    T_EQ_INT(hm_level_bits(3), 2);
+    T_EQ_INT(hm_level_bits(4), 3);
+    for (uint64_t s = 77, it = 0; it < 100000; it++) { /* hm_compact inverts hm_spread on 32-bit values */
+        uint32_t v = (uint32_t)rng_splitmix64(&s);
+        if (hm_compact(hm_spread(v)) != v || hm_compact(hm_spread(v) << 1 >> 1) != v) { T_CHECK(0); break; }
+    }
+    { int i, j, l; hm_unpack_cell(hm_pack_cell(65535, 65534, 5, 5, 3), 5, 3, &i, &j, &l); T_CHECK(i == 65535 && j == 65534 && l == 5); }
     struct { int nx, ny, levmax; double frac; } meshes[] = {
         {1, 1, 0, 0.0}, {7, 5, 0, 0.0}, {4, 4, 3, 0.5}, {8, 16, 2, 0.3}, {13, 6, 4, 0.4}, {2, 2, 6, 0.6}, {16, 16, 1, 0.9}};
     int mp[] = {1, 2, 3, 4, 5, 7, 16, 64};
