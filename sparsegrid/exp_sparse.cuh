@@ -39,16 +39,12 @@ static const struct { int M, G, threads, direct; } SPARSE_STREAM[SPARSE_STREAM_N
  * tasks of mu <= 3 take two poles (half the index work per item, more bank conflicts).  minb
  * (rows _r6, _r8): the register-capped kernel, 6 or 8 blocks of 256 threads per SM where shared
  * memory lets them in (float grids of d <= 4: the uncapped 47 registers allow 5).  128 threads:
- * more, smaller blocks per SM (a barrier stalls fewer warps).  fast (rows _f): the walk of
- * sgst_run3 (fewer instructions per point: literal block size and direction, 32-bit shared
- * addresses, two single items or mu = 2 tasks per step), 256 threads, beside the rows it
- * should beat (_b1, _b1_r6, _b2, _b2_r6 of 256 threads). */
-#define SPARSE_PIPE_N 19
-static const struct { int M, G, threads, nbuf, pairs, minb, fast; } SPARSE_PIPE[SPARSE_PIPE_N] = {
-    {3, 1, 256, 0, 0, 0, 0}, {3, 1, 256, 1, 0, 0, 0}, {3, 1, 512, 1, 0, 0, 0}, {3, 1, 256, 2, 0, 0, 0}, {3, 1, 512, 2, 0, 0, 0},
-    {3, 1, 1024, 2, 0, 0, 0}, {0, 1, 256, 2, 0, 0, 0}, {3, 2, 256, 2, 0, 0, 0}, {3, 1, 256, 2, 1, 0, 0}, {0, 1, 256, 2, 1, 0, 0},
-    {3, 1, 128, 1, 0, 0, 0}, {3, 1, 1024, 1, 0, 0, 0}, {3, 1, 256, 1, 0, 6, 0}, {3, 1, 256, 2, 0, 6, 0}, {3, 1, 256, 1, 0, 8, 0},
-    {3, 1, 256, 1, 0, 0, 1}, {3, 1, 256, 1, 0, 6, 1}, {3, 1, 256, 2, 0, 0, 1}, {3, 1, 256, 2, 0, 6, 1}};
+ * more, smaller blocks per SM (a barrier stalls fewer warps). */
+#define SPARSE_PIPE_N 15
+static const struct { int M, G, threads, nbuf, pairs, minb; } SPARSE_PIPE[SPARSE_PIPE_N] = {
+    {3, 1, 256, 0, 0, 0}, {3, 1, 256, 1, 0, 0}, {3, 1, 512, 1, 0, 0}, {3, 1, 256, 2, 0, 0}, {3, 1, 512, 2, 0, 0},
+    {3, 1, 1024, 2, 0, 0}, {0, 1, 256, 2, 0, 0}, {3, 2, 256, 2, 0, 0}, {3, 1, 256, 2, 1, 0}, {0, 1, 256, 2, 1, 0},
+    {3, 1, 128, 1, 0, 0}, {3, 1, 1024, 1, 0, 0}, {3, 1, 256, 1, 0, 6}, {3, 1, 256, 2, 0, 6}, {3, 1, 256, 1, 0, 8}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N)
 
@@ -93,11 +89,11 @@ static void sparse_stream_setup(const sg_opts *o, sparse_plans *p, const sgs_gri
     }
 }
 
-/* The row name of a k_sparse_pipe plan: gpu_sparse_pipe_m<M>_g<G>_b<NBUF>[_p][_r6|_r8][_f]. */
+/* The row name of a k_sparse_pipe plan: gpu_sparse_pipe_m<M>_g<G>_b<NBUF>[_p][_r6|_r8]. */
 static void sparse_pipe_name(const sgst_gpu *s, char *name, size_t size)
 {
-    snprintf(name, size, "gpu_sparse_pipe_m%d_g%d_b%d%s%s%s", s->M, s->G, s->nbuf, s->pairs ? "_p" : "",
-             s->minb == 6 ? "_r6" : s->minb == 8 ? "_r8" : "", s->fast ? "_f" : "");
+    snprintf(name, size, "gpu_sparse_pipe_m%d_g%d_b%d%s%s", s->M, s->G, s->nbuf, s->pairs ? "_p" : "",
+             s->minb == 6 ? "_r6" : s->minb == 8 ? "_r8" : "");
 }
 
 /* The k_sparse_pipe plans of grid g (SPARSE_PIPE), each described in a # pipe_plan: line. */
@@ -109,28 +105,26 @@ static void sparse_pipe_setup(const sg_opts *o, sparse_plans *p, const sgs_grid 
         for (int i = 0; i < p->npv; i++)
             dup |= p->pv[i].M == M && p->pv[i].G == SPARSE_PIPE[c].G && p->pv[i].threads == SPARSE_PIPE[c].threads &&
                    p->pv[i].nbuf == SPARSE_PIPE[c].nbuf && p->pv[i].pairs == SPARSE_PIPE[c].pairs &&
-                   p->pv[i].minb == SPARSE_PIPE[c].minb && p->pv[i].fast == SPARSE_PIPE[c].fast;
+                   p->pv[i].minb == SPARSE_PIPE[c].minb;
         if (dup) continue;
         char err[200];
         sgst_gpu *s = p->pv + p->npv;
-        int rc = sgsp_gpu_setup2(s, g, elem, M, SPARSE_PIPE[c].G, SPARSE_PIPE[c].threads, SPARSE_PIPE[c].nbuf,
-                                 SPARSE_PIPE[c].pairs, SPARSE_PIPE[c].minb, SPARSE_PIPE[c].fast, o->c.device, o->max_blocks,
-                                 err, sizeof err);
+        int rc = sgsp_gpu_setup(s, g, elem, M, SPARSE_PIPE[c].G, SPARSE_PIPE[c].threads, SPARSE_PIPE[c].nbuf,
+                                SPARSE_PIPE[c].pairs, SPARSE_PIPE[c].minb, o->c.device, o->max_blocks, err, sizeof err);
         if (rc) {
-            datfile_meta(d, "pipe_plan", "d=%d n=%d: M=%d G=%d %d threads %d buffers%s%s%s left out: %s", g->d, g->n, M,
+            datfile_meta(d, "pipe_plan", "d=%d n=%d: M=%d G=%d %d threads %d buffers%s%s left out: %s", g->d, g->n, M,
                          SPARSE_PIPE[c].G, SPARSE_PIPE[c].threads, SPARSE_PIPE[c].nbuf, SPARSE_PIPE[c].pairs ? " pairs" : "",
-                         SPARSE_PIPE[c].minb ? " register-capped" : "", SPARSE_PIPE[c].fast ? " fast walk" : "", err);
+                         SPARSE_PIPE[c].minb ? " register-capped" : "", err);
             continue;
         }
         p->npv++;
         char name[48];
         sparse_pipe_name(s, name, sizeof name);
         datfile_meta(d, "pipe_plan", "d=%d n=%d: %s, %d threads: %d lists (%d barriers per "
-                     "group), %.2f tasks and %.2f items per point, %d buffers (%s), %s, %s, %zu bytes of shared memory per "
+                     "group), %.2f tasks and %.2f items per point, %d buffers (%s), %s, %zu bytes of shared memory per "
                      "block, %d blocks per SM, %d registers per thread, %d blocks launched at most", g->d, g->n, name,
                      s->threads, s->nlist, s->nlist + 2, s->tasks_pt, s->items_pt, s->nbuf,
-                     s->nbuf ? "bulk copies" : "the threads copy", s->pairs ? "pole pairs" : "single poles",
-                     s->fast ? "fast walk (sgst_run3)" : "walk2", s->smem,
+                     s->nbuf ? "bulk copies" : "the threads copy", s->pairs ? "pole pairs" : "single poles", s->smem,
                      s->per_sm, s->regs, s->blocks);
     }
 }

@@ -59,26 +59,7 @@
  * above the predictions at d = 2, at their low end elsewhere, d = 4 float just below them (53 %
  * against 55-65 %); ncu at d = 4 (float, the register-
  * capped row): 0.70 issued per scheduler and cycle, the largest stalls not_selected, barrier and
- * long scoreboard, and the same kernel time on both GPUs: bound by the SM, not by DRAM.
- * The fast walk (FAST = 1, rows _f; sgst_run3 in sparse_stream.h): the same tasks, the same
- * thread per task, the same bits, with a literal block size (256) and direction, 32-bit shared
- * addresses and two single items or mu = 2 tasks per thread and step.  Executed SASS per loop
- * iteration (sm_90, float, k_sparse_pipe<float, 1, 3, 1, 0, 6> against <..., 6, 1>): class 0
- * 156 -> 157, top mu = 3 80 -> 77, mu = 2 56 per task -> 89 per two (about 50 for the odd one),
- * single items 31 -> 49 per two (23 for the odd one).  Weighted with the warp iterations of the
- * sweep's plans (256 threads, pairs only where a lane has two tasks left; lists at 48 per thread
- * unchanged), thread instructions per point, before -> after:
- *       d          2     3     4     5     6
- *       before   51.3  61.0  68.2  71.6  68.9
- *       after    50.2  58.8  64.7  63.7  58.8      (1.02 1.04 1.05 1.13 1.17x fewer)
- * The pairs help little at d <= 4: a thread has one or two tasks of a class per list (about 480
- * single items per list at d = 4 for 256 threads), so most steps are the odd one.  Predicted:
- * at an unchanged issue rate, the _f rows about 10-15 % faster than their base rows at d = 5, 6
- * and within a few per cent at d = 2..4 -- short of the 1.3x that 60 % of copy at d = 3..6 on the
- * H200 needs.  What is left is per task, not per point: the geometry of class 0 (the endpoints'
- * levels, their full[] loads and the npm1 selects: about 100 of its 157), the record decode of
- * the top tasks, and the 48 instructions per list and thread (a sixth of the total at d = 2..4),
- * which fewer, longer lists per thread or a per-family (not per-task) description would cut. */
+ * long scoreboard, and the same kernel time on both GPUs: bound by the SM, not by DRAM. */
 #ifndef SPARSEGRID_SPARSE_STREAM_CUH
 #define SPARSEGRID_SPARSE_STREAM_CUH
 
@@ -119,21 +100,6 @@ static __device__ __forceinline__ void sgst_run2_t(const sgst_next &n, double *u
                                                    const sgst_dev &g, int inverse, int bb, int pairs)
 {
     sgst_run2_d(&n, u, pitch, gc, G, M, g.task, g.item, g.rec, g.full, bb, inverse, pairs, g.compact);
-}
-
-/* The fast walk (sparse_stream.h, sgst_run3): ua = the shared address of the group's element 0;
- * the direction a literal in each call (the kernel tests it once per list). */
-static __device__ __forceinline__ void sgst_run3_t(const sgst_next &n, float *u, unsigned ua, int M, const sgst_dev &g,
-                                                   int inverse, int bb)
-{
-    if (inverse) sgst_run3_f(&n, u, ua, M, g.task, g.item, g.rec, g.full, bb, 1, g.compact);
-    else sgst_run3_f(&n, u, ua, M, g.task, g.item, g.rec, g.full, bb, 0, g.compact);
-}
-static __device__ __forceinline__ void sgst_run3_t(const sgst_next &n, double *u, unsigned ua, int M, const sgst_dev &g,
-                                                   int inverse, int bb)
-{
-    if (inverse) sgst_run3_d(&n, u, ua, M, g.task, g.item, g.rec, g.full, bb, 1, g.compact);
-    else sgst_run3_d(&n, u, ua, M, g.task, g.item, g.rec, g.full, bb, 0, g.compact);
 }
 
 /* 16-byte vectors of T. */
@@ -346,10 +312,6 @@ static __host__ __device__ __forceinline__ int sgsp_cls_bytes(int nlist, int M) 
  * small enough that shared memory would let that many blocks in while the registers (47 per
  * thread uncapped) let 5. */
 #define SGSP_CAPT 256
-/* The fast walk (FAST = 1, rows _f): blocks of exactly SGSP_FASTT = 2^SGSP_FASTBB threads (a
- * literal B in the walk), G = 1, M = 3, single poles, 1 or 2 buffers, uncapped or minb = 6. */
-#define SGSP_FASTBB 8
-#define SGSP_FASTT (1 << SGSP_FASTBB)
 
 /* k_sparse_pipe: the work of k_sparse_stream (same plan, same tasks per thread, same bits)
  * with the cheaper walk (sgst_walk2, B = 2^bb) and, for NBUF = 1 or 2, the copies done by the
@@ -368,12 +330,10 @@ static __host__ __device__ __forceinline__ int sgsp_cls_bytes(int nlist, int M) 
  * store is issued.  smem: 16 bytes of mbarriers, the class bounds of every list in the order the
  * lists run (staged once per block: one shared-memory round trip per list instead of the step and
  * bounds loads), then NBUF (at least 1) buffers of bufelems. */
-template <typename T, int G, int M, int NBUF, int PAIRS, int MINB, int FAST = 0>
-__global__ void __launch_bounds__(FAST ? SGSP_FASTT : MINB ? SGSP_CAPT : SGSP_MAXT(G, M, PAIRS), MINB ? MINB : 1)
-    k_sparse_pipe(const T *in, T *out, long long ngrids, sgst_dev g, int inverse, int bb, int bufelems)
+template <typename T, int G, int M, int NBUF, int PAIRS, int MINB>
+__global__ void __launch_bounds__(MINB ? SGSP_CAPT : SGSP_MAXT(G, M, PAIRS), MINB ? MINB : 1) k_sparse_pipe(const T *in, T *out, long long ngrids, sgst_dev g,
+                                                                  int inverse, int bb, int bufelems)
 {
-    static_assert(!FAST || (G == 1 && !PAIRS), "the fast walk: one grid per group, single poles");
-    if (FAST) bb = SGSP_FASTBB; /* a literal: the walk's offsets t + B become immediates */
     extern __shared__ __align__(16) unsigned char sgst_smem[];
     const int N = g.npts, tid = threadIdx.x, nc = 2 * g.nlist * (M + 2);
     const long long ngroups = (ngrids + G - 1) / G, stride = gridDim.x;
@@ -411,8 +371,7 @@ __global__ void __launch_bounds__(FAST ? SGSP_FASTT : MINB ? SGSP_CAPT : SGSP_MA
             hv = sgsp_prefetch(in, out, ngrids, G, N, nx, buf0 + (size_t)(b ^ 1) * bufelems, bar0 + 8 * (b ^ 1), hv);
         for (int i = 0; i < g.nlist; i++) {
             sgst_next cur = nl;
-            if (FAST) sgst_run3_t(cur, sh, sgsp_sh(sh), M, g, inverse, bb);
-            else sgst_run2_t(cur, sh, N, gc, G, M, g, inverse, bb, PAIRS);
+            sgst_run2_t(cur, sh, N, gc, G, M, g, inverse, bb, PAIRS);
             /* the next list, or the first one again for the next group */
             sgst_prep2(&nl, M, cls0 + (i + 1 < g.nlist ? i + 1 : 0) * (M + 2), g.task, g.item, tid, bb, g.compact);
             if (NBUF > 0 && i == g.nlist - 1) sgsp_fence_async(); /* before the bulk store reads sh */
@@ -444,7 +403,6 @@ typedef struct {
     int pipe, nbuf;   /* k_sparse_pipe with nbuf buffers (0: the threads copy) */
     int pairs;        /* k_sparse_pipe: pole pairs (sgst_plan.pairs) */
     int minb;         /* k_sparse_pipe: register-capped variant (minb blocks of SGSP_CAPT threads per SM), 0: not */
-    int fast;         /* k_sparse_pipe: the fast walk (sgst_run3, SGSP_FASTT threads), 0: sgst_run2 */
     int bb, bufelems; /* k_sparse_pipe: log2 threads, elements per buffer */
     size_t elem;      /* bytes per element (k_sparse_pipe: its plan's bank-aware order) */
     int threads;      /* threads per block */
@@ -468,19 +426,12 @@ static inline void (*sgst_kernel(int G, int M, int direct))(const T *, T *, long
     return NULL;
 }
 
-/* The kernel of k_sparse_pipe (T, G, M, nbuf, pairs, minb, fast); NULL when not instantiated.  Pole
+/* The kernel of k_sparse_pipe (T, G, M, nbuf, pairs, minb); NULL when not instantiated.  Pole
  * pairs: G = 1 with 1 or 2 buffers.  minb = 6 or 8 (register-capped: at least minb blocks of
- * SGSP_CAPT threads per SM): G = 1, M = 3, single poles, 1 or 2 buffers.  fast (the walk of
- * sgst_run3): G = 1, M = 3, single poles, 1 or 2 buffers, minb 0 or 6. */
+ * SGSP_CAPT threads per SM): G = 1, M = 3, single poles, 1 or 2 buffers. */
 template <typename T>
-static inline void (*sgsp_kernel(int G, int M, int nbuf, int pairs, int minb, int fast = 0))(const T *, T *, long long, sgst_dev,
-                                                                                           int, int, int)
+static inline void (*sgsp_kernel(int G, int M, int nbuf, int pairs, int minb))(const T *, T *, long long, sgst_dev, int, int, int)
 {
-    if (fast) {
-        if (G != 1 || M != 3 || pairs || (minb != 0 && minb != 6)) return NULL;
-        if (minb) return nbuf == 1 ? k_sparse_pipe<T, 1, 3, 1, 0, 6, 1> : nbuf == 2 ? k_sparse_pipe<T, 1, 3, 2, 0, 6, 1> : NULL;
-        return nbuf == 1 ? k_sparse_pipe<T, 1, 3, 1, 0, 0, 1> : nbuf == 2 ? k_sparse_pipe<T, 1, 3, 2, 0, 0, 1> : NULL;
-    }
 #define SGSP_K(GG, MM)                                                                                  \
     if (G == GG && M == MM && !pairs && !minb)                                                          \
         return nbuf == 0 ? k_sparse_pipe<T, GG, MM, 0, 0, 0> : nbuf == 1 ? k_sparse_pipe<T, GG, MM, 1, 0, 0> \
@@ -607,25 +558,20 @@ static inline int sgst_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, in
 /* Plans k_sparse_pipe: as sgst_gpu_setup, with nbuf buffers (0: the threads copy; 1, 2: bulk
  * copies, sm_90 and a binary built for it) instead of the direct store, pole pairs or not (G = 1,
  * nbuf >= 1), the tasks in the bank-aware order for elem (sgst_pack), and `threads` a power of
- * two from 32 to SGSP_MAXT(G, M, pairs); fast: the walk of sgst_run3 (exactly SGSP_FASTT
- * threads).  Returns 0, -1 (refused: the reason in err) or -2. */
-static inline int sgsp_gpu_setup2(sgst_gpu *s, const sgs_grid *h, size_t elem, int M, int G, int threads, int nbuf,
-                                  int pairs, int minb, int fast, int device, int max_blocks, char *err, size_t errsz)
+ * two from 32 to SGSP_MAXT(G, M, pairs).  Returns 0, -1 (refused: the reason in err) or -2. */
+static inline int sgsp_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, int M, int G, int threads, int nbuf,
+                                 int pairs, int minb, int device, int max_blocks, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     if (elem != sizeof(float) && elem != sizeof(double)) { snprintf(err, errsz, "element size %zu", elem); return -1; }
-    const void *fn = elem == sizeof(float) ? (const void *)sgsp_kernel<float>(G, M, nbuf, pairs, minb, fast)
-                                           : (const void *)sgsp_kernel<double>(G, M, nbuf, pairs, minb, fast);
+    const void *fn = elem == sizeof(float) ? (const void *)sgsp_kernel<float>(G, M, nbuf, pairs, minb)
+                                           : (const void *)sgsp_kernel<double>(G, M, nbuf, pairs, minb);
     if (!fn) {
-        snprintf(err, errsz, "k_sparse_pipe: G = %d, M = %d, %d buffers%s%s%s not instantiated", G, M, nbuf, pairs ? ", pairs" : "",
-                 minb ? ", register-capped" : "", fast ? ", fast walk" : "");
+        snprintf(err, errsz, "k_sparse_pipe: G = %d, M = %d, %d buffers%s%s not instantiated", G, M, nbuf, pairs ? ", pairs" : "",
+                 minb ? ", register-capped" : "");
         return -1;
     }
     int tmax = minb ? SGSP_CAPT : SGSP_MAXT(G, M, pairs);
-    if (fast && threads != SGSP_FASTT) {
-        snprintf(err, errsz, "%d threads per block (the fast walk: %d)", threads, SGSP_FASTT);
-        return -1;
-    }
     if (threads < 32 || threads > tmax || (threads & (threads - 1))) {
         snprintf(err, errsz, "%d threads per block (a power of two, 32 to %d)", threads, tmax);
         return -1;
@@ -653,18 +599,12 @@ static inline int sgsp_gpu_setup2(sgst_gpu *s, const sgs_grid *h, size_t elem, i
     s->nbuf = nbuf;
     s->pairs = pairs;
     s->minb = minb;
-    s->fast = fast;
     s->elem = elem;
     s->threads = threads;
     for (s->bb = 0; (1 << s->bb) < threads; s->bb++) {}
     s->bufelems = (int)(buf / elem);
     s->smem = smem;
     return sgst_gpu_plan(s, h, fn, device, max_blocks, err, errsz);
-}
-static inline int sgsp_gpu_setup(sgst_gpu *s, const sgs_grid *h, size_t elem, int M, int G, int threads, int nbuf,
-                                 int pairs, int minb, int device, int max_blocks, char *err, size_t errsz)
-{
-    return sgsp_gpu_setup2(s, h, elem, M, G, threads, nbuf, pairs, minb, 0, device, max_blocks, err, errsz);
 }
 
 /* ngrids grids in -> out (out may equal in), hierarchize or (inverse) dehierarchize: enqueues one
@@ -677,7 +617,7 @@ static inline void sgst_gpu_run(const sgst_gpu *s, const T *in, T *out, long lon
     long long groups = (ngrids + s->G - 1) / s->G, blocks = groups < s->blocks ? groups : s->blocks;
     if (blocks < 1) return;
     if (s->pipe)
-        sgsp_kernel<T>(s->G, s->M, s->nbuf, s->pairs, s->minb, s->fast)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse,
+        sgsp_kernel<T>(s->G, s->M, s->nbuf, s->pairs, s->minb)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse,
                                                                                        s->bb, s->bufelems);
     else
         sgst_kernel<T>(s->G, s->M, s->direct)<<<(int)blocks, s->threads, s->smem, st>>>(in, out, ngrids, s->dev, inverse);

@@ -288,21 +288,5 @@ SGST_REPLAY_DEFINE(double, d)
 SGST_REPLAY2_DEFINE(float, f)
 SGST_REPLAY2_DEFINE(double, d)
 
-/* The same through sgst_walk3 (k_sparse_pipe's fast walk): B = 2^bb threads, G = 1, single poles,
- * the direction as the kernel passes it (a literal per call there, an argument here). */
-#define SGST_REPLAY3_DEFINE(T, SUF)                                                                      \
-    static inline void sgst_replay3_##SUF(T *u, const sgst_plan *p, int bb, int inverse, int reverse)   \
-    {                                                                                                    \
-        int B = 1 << bb;                                                                                 \
-        for (int i = 0; i < p->nlist; i++) {                                                             \
-            int l = p->step[inverse * p->nlist + i] & 255;                                               \
-            for (int b = 0; b < B; b++)                                                                  \
-                sgst_walk3_##SUF(u, p->M, p->cls + l * (p->M + 2), p->task, p->item, p->rec, p->full,    \
-                                 reverse ? B - 1 - b : b, bb, inverse, p->compact);                      \
-        }                                                                                                \
-    }
-SGST_REPLAY3_DEFINE(float, f)
-SGST_REPLAY3_DEFINE(double, d)
-
 
 #endif

@@ -11,9 +11,7 @@
  * threads' copies) on the same cases, block sizes 32..1024, many groups per block (the buffers'
  * mbarrier phases flip), grids off 16-byte boundaries (the scalar head and tail beside the bulk
  * copies), one grid for G = 2, and with pole pairs (G = 1, 1 and 2 buffers; the pair plans' tasks
- * in their bank-aware order), and with the fast walk (sgst_run3: 256 threads, G = 1, M = 3, 1 and
- * 2 buffers, uncapped and capped at 6 blocks per SM; every level of every d including level 1 and
- * the largest that fits, whose grids past 16384 points take the 8-byte items).  Outputs are poisoned (NaN) first.  A plan may be refused only when its grids do
+ * in their bank-aware order).  Outputs are poisoned (NaN) first.  A plan may be refused only when its grids do
  * not fit the shared memory of a block (-1) or its block does not fit an SM (-2).
  *   --small   a few cases (for compute-sanitizer)
  * Exit 77 without a GPU. */
@@ -26,13 +24,13 @@
  * k_sparse_stream (direct store or not); nbuf >= 0: k_sparse_pipe with nbuf buffers. */
 template <typename T>
 static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, int direct, int max_blocks, int in_place,
-                  int offset, int nbuf = -1, int pairs = 0, int minb = 0, int fast = 0)
+                  int offset, int nbuf = -1, int pairs = 0, int minb = 0)
 {
     const sgs_grid *g = b->g;
     sgst_gpu s;
     char err[200];
     int rc = nbuf < 0 ? sgst_gpu_setup(&s, g, sizeof(T), M, G, threads, direct, 0, max_blocks, err, sizeof err)
-                      : sgsp_gpu_setup2(&s, g, sizeof(T), M, G, threads, nbuf, pairs, minb, fast, 0, max_blocks, err, sizeof err);
+                      : sgsp_gpu_setup(&s, g, sizeof(T), M, G, threads, nbuf, pairs, minb, 0, max_blocks, err, sizeof err);
     if (rc == -1) { /* refused: only when the buffers do not fit the shared memory of a block (or no sm_90) */
         int optin = 0, major = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
@@ -57,7 +55,6 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
         return;
     }
     T_CHECK(rc == 0 && s.per_sm >= 1 && s.blocks >= 1);
-    T_CHECK(s.fast == fast);
     if (minb) T_CHECK(s.regs <= 65536 / (minb * SGSP_CAPT)); /* the cap holds */
     T *a = b->d_a + offset, *o = in_place ? a : b->d_b + offset;
     for (int inv = 0; inv < 2; inv++) {
@@ -71,7 +68,6 @@ static void check(batch_t<T> *b, long long ngrids, int M, int G, int threads, in
                                 : pairs ? "pipe, 2 buffers, pairs" : "pipe, 2 buffers") : direct ? "direct" : "staged",
                    max_blocks, in_place ? "in place" : "out of place", offset, inv ? "dehierarchization" : "hierarchization");
         if (!same && minb) printf("  (register-capped variant, %d blocks per SM)\n", minb);
-        if (!same && fast) printf("  (fast walk, compact items %d)\n", s.dev.compact);
     }
     sgst_gpu_free(&s);
 }
@@ -108,10 +104,6 @@ static void check_grid(const sgs_grid *g, long long ngrids, int ci, int small)
                 check<T>(&b, ngrids, PIPE_M[p], 1, 64 << (c % 4), 0, c % 3 ? 2 : 0, (c + 1) % 2, (c / 2 + 1) % 2, nbuf, 1);
             if (p == 0 && nbuf > 0) /* the register-capped variant (M = 3, G = 1) */
                 check<T>(&b, ngrids, 3, 1, 32 << (c % 4), 0, c % 3 ? 0 : 2, c % 2, (c / 2 + 1) % 2, nbuf, 0, c % 2 ? 6 : 8);
-            if (p == 0 && nbuf > 0) /* the fast walk (M = 3, G = 1, SGSP_FASTT threads), capped and not */
-                for (int mb = 0; mb <= 6; mb += 6)
-                    check<T>(&b, ngrids, 3, 1, SGSP_FASTT, 0, (c + mb) % 3 ? 0 : 2, (c + mb / 6) % 2, (c / 2 + mb / 6) % 2, nbuf, 0,
-                             mb, 1);
         }
     batch_free(&b);
 }
@@ -155,11 +147,6 @@ int main(int argc, char **argv)
                         if (th > SGSP_MAXT(PIPE_G[p], PIPE_M[p], 0)) continue;
                         check<float>(&bf, 41, PIPE_M[p], PIPE_G[p], th, 0, 3, nbuf == 1, (th / 32 + nbuf) % 2, nbuf);
                         check<double>(&bd, 23, PIPE_M[p], PIPE_G[p], th, 0, 3, nbuf != 1, (th / 64 + nbuf) % 2, nbuf);
-                        if (p == 0 && nbuf > 0 && th == SGSP_FASTT) /* the fast walk, capped and not */
-                            for (int mb = 0; mb <= 6; mb += 6) {
-                                check<float>(&bf, 41, 3, 1, th, 0, 3, (nbuf + mb / 6) % 2, (nbuf + mb / 6 + 1) % 2, nbuf, 0, mb, 1);
-                                check<double>(&bd, 23, 3, 1, th, 0, 3, (nbuf + mb / 6 + 1) % 2, (nbuf + mb / 6) % 2, nbuf, 0, mb, 1);
-                            }
                         if (p == 0 && nbuf > 0 && th <= SGSP_CAPT) { /* register-capped */
                             for (int mb = 6; mb <= 8; mb += 2) {
                                 check<float>(&bf, 41, 3, 1, th, 0, 3, nbuf == 1, (th / 64 + nbuf) % 2, nbuf, 0, mb);

@@ -15,10 +15,6 @@
  *     plans (top tasks of mu <= 3 take poles p and p + P/2): the offsets, independence and
  *     coverage checks above for both poles, walk2's replay == reference bitwise; the packed
  *     plans without pairs (compact 4-byte items up to 16384 points) the same way;
- *   - the same through sgst_walk3 (k_sparse_pipe's fast walk: two single items or mu = 2 tasks
- *     per thread and step, then the odd one), G = 1, every plan without pairs (family order,
- *     packed with compact 4-byte items, packed with 8-byte items past 16384 points), both thread
- *     orders: == reference bitwise;
  *   - a block replayed thread by thread (in thread order and in reverse) == the pole-wise CPU
  *     reference sgs_ref_f/d bitwise, d = 1..6, float and double, both directions, M = 1..5,
  *     G = 1 and 2 (a group of 2 and a partial group of 1), staged and direct store, on regular
@@ -189,17 +185,6 @@ static long long check_plan(const sgs_grid *g, const sgst_plan *p)
                         fprintf(stderr, "  walk2 mismatch d=%d n=%d M=%d G=%d gc=%d inv=%d B=%d\n", g->d, \
                                 g->n, p->M, G, gc, inv, 1 << bb);                                        \
                 }                                                                                        \
-            if (!p->pairs) { /* k_sparse_pipe's fast walk (sgst_walk3): G = 1, both thread orders */      \
-                for (int rv = 0; rv < 2; rv++) {                                                         \
-                    memcpy(u, u0, sizeof(T) * 2 * N);                                                    \
-                    sgst_replay3_##SUF(u, p, bb, inv, rv);                                               \
-                    T_CHECK(!memcmp(u, ref, sizeof(T) * N));                                             \
-                    T_CHECK(!memcmp(u + N, u0 + N, sizeof(T) * N)); /* the next grid untouched */        \
-                    if (memcmp(u, ref, sizeof(T) * N))                                                   \
-                        fprintf(stderr, "  walk3 mismatch d=%d n=%d M=%d inv=%d B=%d compact=%d\n", g->d,  \
-                                g->n, p->M, inv, 1 << bb, p->compact);                                   \
-                }                                                                                        \
-            }                                                                                            \
         }                                                                                                \
         free(u0);                                                                                        \
         free(ref);                                                                                       \
