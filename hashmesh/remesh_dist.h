@@ -10,7 +10,8 @@
  *              2. the P split keys (global ranks n q / P) by the prefix-histogram search of
  *                 remesh.h: per round each rank counts its keys below 2^b bin edges of
  *                 every target, one MPI_Allreduce sums them;
- *              3. each rank's keys fall into P runs by owner (counts below the split keys;
+ *              3. each rank's keys fall into P runs by owner (counts below the split keys,
+ *                 from the search's last round, whose bin edges are 1 key apart;
  *                 unsorted keys are grouped by owner); the runs' records (i, j, level,
  *                 global index) go to their owners (MPI_Alltoall of the counts, then the
  *                 backend's exchange);
@@ -62,6 +63,8 @@ struct hm_rm {
     hm_window win;           /* the local table */
     long long *cnt, *all;    /* the search's counts, HM_RM_PROBES each: this rank's, all ranks' */
     uint64_t *base;          /* P: the search's current bin of each target */
+    uint64_t *last_base;     /* P: the bin edges of the search's last round (shift 0) ... */
+    int last_b;              /* ... and its bits: cnt then holds this rank's keys below each edge */
 };
 
 static inline void hm_rm_init(hm_rm *w, const dist_ctx *d, const amr_mesh *m)
@@ -76,7 +79,8 @@ static inline void hm_rm_init(hm_rm *w, const dist_ctx *d, const amr_mesh *m)
     w->end_bit = hm_key_bits(w->W, w->H);
     w->probes = HM_RM_PROBES;
     w->split = (uint64_t *)gen_alloc(sizeof(uint64_t) * (size_t)(d->size + 1));
-    w->base = (uint64_t *)gen_alloc(sizeof(uint64_t) * (size_t)d->size);
+    w->base = (uint64_t *)gen_alloc(sizeof(uint64_t) * 2 * (size_t)d->size);
+    w->last_base = w->base + d->size;
     w->cnt = (long long *)gen_alloc(sizeof(long long) * 2 * HM_RM_PROBES);
     w->all = w->cnt + HM_RM_PROBES;
     dist_pattern_alloc(d, &w->x);
@@ -102,6 +106,10 @@ static inline void hm_rm_count_all(void *ctx, const uint64_t *base, int nb, int 
 {
     hm_rm *w = (hm_rm *)ctx;
     w->ops->count_lt(w, base, nb, shift, b, w->cnt);
+    if (shift == 0) { /* the last round: its counts give step 3's runs too */
+        memcpy(w->last_base, base, sizeof(uint64_t) * (size_t)nb);
+        w->last_b = b;
+    }
     CHECK_MPI(MPI_Allreduce(w->cnt, all, nb << b, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
 }
 static inline void hm_rm_split(hm_rm *w)
@@ -121,9 +129,10 @@ static inline void hm_rm_partition(hm_rm *w)
     hm_rm_split(w);
     hm_rm_reset_counts(d, &w->x); /* step 3: the owner runs */
     long long below = 0, prev = 0;
-    if (P > 1) w->ops->count_lt(w, w->split + 1, P - 1, 0, 0, w->cnt); /* keys < split[q], q = 1 .. P - 1 */
-    for (int q = 0; q < P; q++) {
-        below = q + 1 < P ? w->cnt[q] : w->ns;
+    for (int q = 0; q < P; q++) { /* this rank's keys < split[q + 1]: the last round counted them, at
+                                   * bin split - edge of target q + 1 (no round more) */
+        long r = (long)(q + 1) << w->last_b;
+        below = q + 1 < P ? w->cnt[r + (long)(w->split[q + 1] - w->last_base[q + 1])] : w->ns;
         w->x.scount[q] = (int)(below - prev);
         prev = below;
     }

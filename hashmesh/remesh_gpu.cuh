@@ -7,7 +7,7 @@
  * stay in input order; the split search counts them by histogram (k_rm_hist: one read of
  * the keys a round, at most HMR_HIST_PROBES counts, so ceil(end_bit / b) rounds: 3 for
  * 28-bit keys at P = 2 and 4), each round one copy of the counts and one MPI_Allreduce; the
- * owner runs: one more histogram round (b = 0), then the slice grouped by owner (one 1-byte
+ * owner runs: counted by the search's last round already, the slice grouped by owner (one 1-byte
  * CUB radix pass); each cell goes to its owner through NCCL as ONE packed key (Morton key and
  * level, hm_pack_cell: 4 bytes up to end_bit + level bits = 32) and its global index, 8 bytes
  * instead of a 16-byte record; the owner sorts these pairs as they arrive (CUB radix sort
@@ -21,8 +21,9 @@
  * of the cells touching a peer and one block per peer writing its list in order; one copy of
  * the counts and box.  Every buffer is carved out of ONE device allocation made before the
  * remesh (hm_rm_gpu_init), the pinned host staging likewise; CUB's temporary storage is
- * sized there once.  Host <-> device copies per call: rounds + 2 (counts) + 1 (pattern);
- * synchronizations: the same number, plus one at the end of the partition. */
+ * sized there once.  Host <-> device copies per call: per search round its bin edges and
+ * counts, the split keys (for the owners, for the masks), the pattern's counts and box;
+ * synchronizations: one per round, one for the pattern, one at the end of the partition. */
 #ifndef HASHMESH_REMESH_GPU_CUH
 #define HASHMESH_REMESH_GPU_CUH
 
