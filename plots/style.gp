@@ -28,6 +28,8 @@ set border 3
 gpu_of(f) = system(sprintf("sed -n 's/^# gpu: \\([^(]*\\).*/\\1/p' '%s' | head -n 1", f))
 # 1 if the data file f exists (series drawn only where their file was measured), else 0.
 file_exists(f) = int(system(sprintf("test -f '%s' && echo 1 || echo 0", f)))
+# the revision that measured data file f (its '# git:' line)
+git_of(f) = system(sprintf("sed -n 's/^# git: *//p' '%s' | head -n 1", f))
 
 # ---- one style per method (colour, point type, dash) ----
 # baselines
