@@ -359,12 +359,11 @@ static void hm_rmg_count_lt(hm_rm *w, const uint64_t *base, int nb, int shift, i
     hm_rm_gpu *g = (hm_rm_gpu *)w->impl;
     long np = (long)nb << b;
     memcpy(g->h_base, base, sizeof(uint64_t) * (size_t)nb);
-    if (!w->sorted) {
-        CHECK_CUDA_RANK(cudaMemcpyAsync(g->d_base, g->h_base, sizeof(uint64_t) * (size_t)nb, cudaMemcpyHostToDevice, g->s));
+    CHECK_CUDA_RANK(cudaMemcpyAsync(g->d_base, g->h_base, sizeof(uint64_t) * (size_t)nb, cudaMemcpyHostToDevice, g->s));
+    if (!w->sorted) { /* keys in input order: by histogram */
         hmr_count_hist(w, nb, shift, b, cnt);
         return;
     }
-    CHECK_CUDA_RANK(cudaMemcpyAsync(g->d_base, g->h_base, sizeof(uint64_t) * (size_t)nb, cudaMemcpyHostToDevice, g->s));
     if (g->wide) k_rm_count_lt<uint64_t><<<hmr_blocks(np), HMR_THREADS, 0, g->s>>>((const uint64_t *)g->key_sorted, w->ns, g->d_base, np, shift, b, g->d_cnt);
     else k_rm_count_lt<uint32_t><<<hmr_blocks(np), HMR_THREADS, 0, g->s>>>((const uint32_t *)g->key_sorted, w->ns, g->d_base, np, shift, b, g->d_cnt);
     CHECK_CUDA_RANK(cudaGetLastError());
