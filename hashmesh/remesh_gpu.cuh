@@ -401,9 +401,9 @@ static void hm_rmg_send(hm_rm *w, const dist_pattern *x, int direct)
     if (g->packed) { /* packed keys and global indices; they arrive in ka, va for the owner's sort */
         if (!stay) hmr_group_by_owner(w);
         const int *idx = stay ? NULL : g->val_sorted;
-        size_t kbytes = (g->wide ? 8 : 4) * (size_t)n;
+        size_t kbytes = (g->wide ? 8 : 4) * (size_t)n; /* the send buffer holds 16 n bytes: keys, then indices */
         void *sk = stay ? g->ka : (void *)g->send;
-        int *sg = stay ? g->va : (int *)((char *)g->send + (kbytes + 255) / 256 * 256);
+        int *sg = stay ? g->va : (int *)((char *)g->send + kbytes);
         if (g->wide) k_rm_pack_send<uint64_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, idx, n, w->c0, w->m->levmax, g->lb, (uint64_t *)sk, sg);
         else k_rm_pack_send<uint32_t><<<hmr_blocks(n), HMR_THREADS, 0, g->s>>>(g->ijl, g->ijl + n, g->ijl + 2 * n, idx, n, w->c0, w->m->levmax, g->lb, (uint32_t *)sk, sg);
         CHECK_CUDA_RANK(cudaGetLastError());
@@ -495,6 +495,8 @@ static void hm_rm_gpu_init(hm_rm *w, int sender_sorts)
     w->ops = &HM_RM_GPU;
     g->s = w->d->stream;
     g->lb = hm_level_bits(w->m->levmax);
+    dist_agree(w->d, w->end_bit + g->lb > 64 ? 2 : 0, "the GPU remesh packs a cell's %d key bits and %d level bits into 64: the domain is too large",
+               w->end_bit, g->lb);
     g->wide = w->end_bit + g->lb > 32; /* the keys, and the packed cells (key and level) of the exchange */
     g->sender_sorts = sender_sorts;
     int P = w->d->size, sms = 0;
