@@ -34,7 +34,7 @@ typedef struct {
     const char *name;
     void (*upload)(hm_rm *w);    /* the rank's input slice onto its processor (not part of the remesh) */
     void (*keys_sort)(hm_rm *w); /* step 1 */
-    /* step 2: cnt[(q << b) + j] = local sorted keys < base[q] + (j << shift), q < nb, j < 2^b
+    /* step 2: cnt[(q << b) + j] = this rank's keys (sorted or not) < base[q] + (j << shift), q < nb, j < 2^b
      * (on the host when it returns) */
     void (*count_lt)(hm_rm *w, const uint64_t *base, int nb, int shift, int b, long long *cnt);
     void (*send)(hm_rm *w, const dist_pattern *x, int direct); /* step 3: to the owners (direct: into own, in order) */
