@@ -19,7 +19,8 @@
 #   ours TEST rho=R [eval=E] REST                         one block of our program's output (TEST:
 #                           its kernel or test), REST being 'cmd: ...', '# git: REV', '# ...' (its
 #                           metadata), 'columns: NAME...' (the columns of the rows that follow) or
-#                           one data row of those columns.
+#                           one data row of those columns;
+#   ours TEST rho=R [eval=E]: skipped (...) cmd: ...      a run of ours left out (a note, no row);
 # Our rows come from blocks whose columns hold map, n, median_ms, min_ms and max_ms (and kernel
 # and rho, which must agree with TEST and R where present).  A block without min_ms (fractals'
 # best-rho summary) repeats medians of the full rows: each of its rows must equal the full row of
@@ -102,10 +103,15 @@ $1 == "check" && $2 == "gpumaps" {
 }
 $1 == "ours" {
     if (NF < 4) die("an ours line is 'ours TEST rho=R [eval=E] REST'")
-    test = $2; r = num(kv($3, "rho"), "rho"); first = 4; ev = "-"
-    if ($4 ~ /^eval=/) { ev = kv($4, "eval"); first = 5 }
+    rr = $3; sub(/:$/, "", rr)
+    test = $2; r = num(kv(rr, "rho"), "rho"); first = 4; ev = "-"
+    if ($4 ~ /^eval=/) { ev = kv($4, "eval"); sub(/:$/, "", ev); first = 5 }
     tag = test " " r " " ev
     if (first > NF) die("an ours line with nothing after its tag")
+    if ($first == "skipped") { # a run the script's time guard left out: a note, no row
+        notes[++nnote] = "ours " test " rho=" r (ev == "-" ? "" : " eval=" ev) ": skipped"
+        next
+    }
     if ($first == "cmd:") next
     if ($first == "#" && $(first + 1) == "git:") {
         if (first + 2 != NF) die("expected 'ours ... # git: REV'")
