@@ -197,11 +197,11 @@ static void run_start(hm_run *r, const dist_ctx *d, const amr_mesh *m, hm_part *
 /* The distributed remesh (remesh_dist.h) on this backend's processors: the input slice
  * uploaded (GPU), one first call, checked against the host reference p, pat (every rank exits
  * 1 on a mismatch), then `reps` more calls with each step barrier-timed (medians, ms). */
-typedef struct { double part, pattern, remesh, remesh_min, remesh_max, first, upload; } remesh_times;
+typedef struct { double part, pattern, remesh, remesh_min, remesh_max, first, upload, gpu_mib; } remesh_times;
 static remesh_times remesh_dist_run(const dist_ctx *d, const amr_mesh *m, const hm_part *p, const dist_pattern *pat,
                                     int gpu, int sender_sorts, int reps)
 {
-    remesh_times t = {NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    remesh_times t = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     hm_rm w;
     hm_rm_init(&w, d, m);
 #ifdef DIST_NCCL
@@ -238,6 +238,13 @@ static remesh_times remesh_dist_run(const dist_ctx *d, const amr_mesh *m, const 
         t.remesh = c.median; t.remesh_min = c.min; t.remesh_max = c.max;
         free(s);
     }
+#ifdef DIST_NCCL
+    if (gpu) { /* this GPU's memory in use while the remesh's and the step's buffers both exist */
+        size_t avail, total;
+        CHECK_CUDA_RANK(cudaMemGetInfo(&avail, &total));
+        t.gpu_mib = (double)(total - avail) / (1024.0 * 1024.0);
+    }
+#endif
     hm_rm_free(&w);
     return t;
 }
@@ -346,13 +353,15 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
                                     "median [min, max] of reps; remesh_sort2_ms: the same with the first GPU design (every "
                                     "rank sorts its slice before the split search, the owner sorts again: two sorts of every "
                                     "cell at P > 1; gpu backend only); upload_ms: the input slices copied to the GPUs before the "
-                                    "remesh, not part of it; nan: not run",
+                                    "remesh, not part of it; gpu_mem_max_mib: the most GPU memory in use on any rank (cudaMemGetInfo: "
+                                    "total - free, the CUDA context and NCCL included) after the remesh runs, while its buffers and "
+                                    "the step's exist; nan: not run",
                      gpu ? "on its GPU (CUB radix sort and select, NCCL)" : "on its host (MPI)",
                      gpu ? ": it also pays the first NCCL connection between GPUs" : "");
         datfile_columns(&df, "n ranks partition_ms pattern_ms exchange_ms build_ms query_ms total_ms total_min_ms "
                              "total_max_ms ghosts_max exchange_bytes_max window_buckets_max domain_buckets partition_dist_ms "
                              "pattern_dist_ms remesh_dist_ms remesh_dist_min_ms remesh_dist_max_ms remesh_dist_first_ms "
-                             "remesh_sort2_ms upload_ms reps");
+                             "remesh_sort2_ms upload_ms reps gpu_mem_max_mib");
     }
     for (int k = lo2; k <= hi2; k++) {
         amr_mesh m;
@@ -365,7 +374,7 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
         hm_run r;
         double part_ms, pattern_ms;
         run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
-        remesh_times rt = {NAN, NAN, NAN, NAN, NAN, NAN, NAN}, rt2 = rt;
+        remesh_times rt = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN}, rt2 = rt;
         if (remesh_dist) rt = remesh_dist_run(d, &m, &p, &pat, gpu, 0, co->reps);
         if (remesh_dist && gpu) rt2 = remesh_dist_run(d, &m, &p, &pat, gpu, 1, co->reps); /* the baseline, checked too */
         long W = amr_width(&m), H = amr_height(&m);
@@ -398,14 +407,16 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
         }
         long mine[3] = {pat.nrecv, (pat.nsend + pat.nrecv) * HM_REC * 4, p.win.w * p.win.h}, most[3];
         CHECK_MPI(MPI_Reduce(mine, most, 3, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD));
+        double mem = fmax(rt.gpu_mib, rt2.gpu_mib), mem_max = NAN; /* fmax ignores a nan: nan only where neither ran */
+        CHECK_MPI(MPI_Reduce(&mem, &mem_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD));
         if (d->rank == 0) {
             double ph_ms[PH_N];
             for (int ph = 0; ph < PH_N; ph++) ph_ms[ph] = median_of(s + ph * co->reps, co->reps);
             bench_stats tot = bench_stats_of(s + PH_N * co->reps, co->reps);
-            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d",
+            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d %.0f",
                         m.n, d->size, part_ms, pattern_ms, ph_ms[0], ph_ms[1], ph_ms[2], tot.median, tot.min, tot.max,
                         most[0], most[1], most[2], W * H, rt.part, rt.pattern, rt.remesh, rt.remesh_min, rt.remesh_max,
-                        rt.first, rt2.remesh, rt.upload, co->reps);
+                        rt.first, rt2.remesh, rt.upload, co->reps, mem_max);
             bench_warn_spread("total", tot);
             fprintf(stderr, "n %ld, %d ranks (%s): remesh on the host: partition %.2f pattern %.2f | distributed: partition %.3f "
                             "pattern %.3f (first call %.2f; sorting twice %.3f) | %s %.3f %s %.3f %s %.3f | step %.3f ms\n",

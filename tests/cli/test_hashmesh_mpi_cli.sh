@@ -83,6 +83,8 @@ done
 mpi 2 $nm --exp=scaling --min-log2=8 --max-log2=9 --reps=1 --warmup=0 --remesh=host --out=$tmp/dath >/dev/null 2>&1 || cli_fail "--remesh=host failed"
 awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if ($c["remesh_dist_ms"] != "nan") bad = 1 }
   END { exit !(r > 0 && !bad) }' $tmp/dath/hashmesh_dist_scaling_cpu_p2.dat || cli_fail "--remesh=host: remesh_dist_ms not nan"
+awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if (!("gpu_mem_max_mib" in c) || $c["gpu_mem_max_mib"] != "nan") bad = 1 }
+  END { exit !(r > 0 && !bad) }' $tmp/dat/hashmesh_dist_scaling_cpu_p4.dat || cli_fail "CPU backend: gpu_mem_max_mib not nan (no GPU memory is used)"
 
 # ---- bad input: exit code, ONE "error:" line (rank 0's), no output, no hang
 bad_run() { # bad_run WANT_RC REGEX OUTFILE -- COMMAND...
@@ -167,7 +169,7 @@ else
   for np in $(seq 1 "$ngpu"); do
     mpi $np $nm --exp=scaling --backend=gpu --min-log2=10 --max-log2=14 --levmax=2 --reps=1 --warmup=0 --out=$tmp/gdat >/dev/null 2>&1 || cli_fail "GPU random meshes P=$np"
     # the remesh on the GPUs ran and equalled the host's (else exit 1 above): times in every row
-    has_times $tmp/gdat/hashmesh_dist_scaling_gpu_p$np.dat remesh_sort2_ms || cli_fail "GPU P=$np: the GPU remesh (or its two-sort baseline) has no time in some row"
+    has_times $tmp/gdat/hashmesh_dist_scaling_gpu_p$np.dat remesh_sort2_ms gpu_mem_max_mib || cli_fail "GPU P=$np: the GPU remesh (or its two-sort baseline, or its memory) has no value in some row"
   done
   bad_run 2 "rank $ngpu has no GPU" $tmp/og.txt -- mpi $((ngpu + 1)) $nm --in=$tmp/center.txt --out=$tmp/og.txt --backend=gpu
 fi
