@@ -273,20 +273,13 @@ static inline void dist_pattern_free(dist_pattern *p)
 static inline void dist_exchange_host(const dist_ctx *d, const dist_pattern *p, int rec, const int *sendbuf,
                                       int *recvbuf)
 {
-    int *c = (int *)malloc(sizeof(int) * 4 * (size_t)d->size);
-    if (!c) {
-        fprintf(stderr, "rank %d: out of host memory\n", d->rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    for (int q = 0; q < d->size; q++) { /* counts and offsets in ints */
-        c[q] = p->scount[q] * rec;
-        c[d->size + q] = p->sdispl[q] * rec;
-        c[2 * d->size + q] = p->rcount[q] * rec;
-        c[3 * d->size + q] = p->rdispl[q] * rec;
-    }
-    CHECK_MPI(MPI_Alltoallv(sendbuf, c, c + d->size, MPI_INT, recvbuf, c + 2 * d->size, c + 3 * d->size, MPI_INT,
-                            MPI_COMM_WORLD));
-    free(c);
+    /* counts and offsets in records (one MPI type of `rec` ints), so that they stay below 2^31
+     * where the same counts in ints would not */
+    MPI_Datatype t;
+    CHECK_MPI(MPI_Type_contiguous(rec, MPI_INT, &t));
+    CHECK_MPI(MPI_Type_commit(&t));
+    CHECK_MPI(MPI_Alltoallv(sendbuf, p->scount, p->sdispl, t, recvbuf, p->rcount, p->rdispl, t, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Type_free(&t));
 }
 
 #ifdef __CUDACC__

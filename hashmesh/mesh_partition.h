@@ -209,9 +209,11 @@ static inline void hm_gather(const dist_ctx *d, const hm_part *p, const int *nb,
     if (d->rank == 0)
         for (int q = 0, s = 0; q < d->size; q++) { displs[q] = s; s += cnts[q]; }
     CHECK_MPI(MPI_Gatherv(p->own, cnt, MPI_INT, gids, cnts, displs, MPI_INT, 0, MPI_COMM_WORLD));
-    if (d->rank == 0)
-        for (int q = 0; q < d->size; q++) { cnts[q] *= 4; displs[q] *= 4; }
-    CHECK_MPI(MPI_Gatherv(nb, 4 * cnt, MPI_INT, nbs, cnts, displs, MPI_INT, 0, MPI_COMM_WORLD));
+    MPI_Datatype four; /* a cell's 4 neighbours: counts and offsets in cells stay below 2^31 */
+    CHECK_MPI(MPI_Type_contiguous(4, MPI_INT, &four));
+    CHECK_MPI(MPI_Type_commit(&four));
+    CHECK_MPI(MPI_Gatherv(nb, cnt, four, nbs, cnts, displs, four, 0, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Type_free(&four));
     if (d->rank == 0) {
         for (long k = 0; k < n; k++) memcpy(nb_all + 4 * (size_t)gids[k], nbs + 4 * k, sizeof(int) * 4);
         free(cnts); free(gids); free(nbs);

@@ -171,6 +171,8 @@ static void run_once_and_gather(hm_run *r, int *nb_all)
 /* Checks common to both modes: enough cells for the ranks, the partition's table fits. */
 static void check_mesh_for_ranks(const dist_ctx *d, const amr_mesh *m, const char *name)
 {
+    dist_agree(d, m->n > INT_MAX ? 2 : 0, "%s: %ld cells: the global cell indices are 32-bit ints, at most %d cells", name,
+               m->n, INT_MAX);
     dist_agree(d, m->n < d->size ? 2 : 0, "%s: %ld cell(s) for %d ranks: every rank needs at least one cell (run with at most %ld ranks)",
                name, m->n, d->size, m->n);
     double bytes = 4.0 * (double)hm_sort_buckets(m);
@@ -446,8 +448,8 @@ int main(int argc, char **argv)
         {"backend", ARG_CHOICE, &backend, "cpu: MPI on host buffers; gpu: one GPU per rank, NCCL", 0, 0, "cpu gpu"},
         {"max-mb", ARG_LONG, &max_mb, "largest mesh file read, in MB (10^6 bytes)", 1, 1000000, NULL},
         {"exp", ARG_CHOICE, &exp, "none: the --in/--out tool; scaling: generated meshes, verified, timed", 0, 0, "none scaling"},
-        {"min-log2", ARG_INT, &lo2, "scaling: smallest mesh, about 2^k cells", 4, 28, NULL},
-        {"max-log2", ARG_INT, &hi2, "scaling: largest mesh, about 2^k cells", 4, 28, NULL},
+        {"min-log2", ARG_INT, &lo2, "scaling: smallest mesh, about 2^k cells", 4, 30, NULL},
+        {"max-log2", ARG_INT, &hi2, "scaling: largest mesh, about 2^k cells (2^30: 1.26 G cells; global indices are 32-bit)", 4, 30, NULL},
         {"levmax", ARG_INT, &levmax, "scaling: finest level of the generated meshes", 0, 12, NULL},
         {"refine-frac", ARG_DOUBLE, &frac, "scaling: fraction of coarse cells refined", 0, 1, NULL},
         {"remesh", ARG_CHOICE, &remesh, "both = partition and ghost pattern on the host (the reference) and distributed "

@@ -112,6 +112,7 @@ cmp -s $tmp/self.txt $tmp/hand.txt || cli_fail "--out=--in: the input was change
 mkdir -p $tmp/adir
 bad_run 2 'cannot write .*adir: it is a directory' $tmp/adir.none -- mpi 2 $nm --in=$tmp/hand.txt --out=$tmp/adir
 bad_run 2 "unknown option '--bogus'" $tmp/ob.txt -- mpi 2 $nm --bogus
+bad_run 2 "value of '--max-log2=31' out of range \\[4, 30\\]" $tmp/ol.txt -- mpi 2 $nm --exp=scaling --max-log2=31   # past the 32-bit cell indices
 out=$(mpi 2 $nm --help 2>&1); [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q -- '--backend=V' || cli_fail "--help under mpirun"
 
 # ---- bad input on 3 ranks: ONE line from rank 0, the same non-zero exit on EVERY rank (each
