@@ -159,7 +159,8 @@ bad summary "${hd}${cols}ours write rho=8 write 64 8 bb 1.0 0.9 1.1\nours write 
 printf '%b' "${hd}${good_g}gpumaps st rho=16 tensor-core method=3: skipped (time budget) cmd: x\n" \
   "check gpumaps ijk lambda (method 1) rho=4 N=64: FAILED rc=134, wrong cells inside=5 outside=2 [x]\n" \
   "ours write rho=8 eval=block # git: abc1234\n${cols/rho=8/rho=8 eval=block}ours write rho=8 eval=block write 64 8 bb 1.0 0.9 1.1\n" \
-  "ours write rho=8 eval=block columns: n map median_ms\nours write rho=8 eval=block 64 bb 1.0\n" >"$cli_tmp/good.txt"
+  "ours write rho=8 eval=block columns: n map median_ms\nours write rho=8 eval=block 64 bb 1.0\n" \
+  "ours sw rho=2: skipped (time budget) cmd: x\nours write rho=2 eval=thread: skipped (time budget) cmd: x\n" >"$cli_tmp/good.txt"
 out=$(expect 0 awk -f "$awkp" "$cli_tmp/good.txt")
 printf '%s\n' "$out" | grep -qx 'gpumaps st - bbox 8 64 ok 1.0 0.9 1.1 3 nan' || cli_fail "good input: no gpumaps row"
 printf '%s\n' "$out" | grep -qx 'gpumaps st - tensor-core-method-3 16 64 skipped nan nan nan nan nan' || cli_fail "good input: no skipped row"
@@ -167,4 +168,6 @@ printf '%s\n' "$out" | grep -qx 'gpumaps check-ijk - lambda 4 64 failed nan nan 
 printf '%s\n' "$out" | grep -qx 'ours write block bb 8 64 ok 1.0 0.9 1.1 1 nan' || cli_fail "good input: no ours row"
 [ "$(printf '%s\n' "$out" | grep -c '^ours ')" -eq 1 ] || cli_fail "good input: the summary row added a row"
 printf '%s\n' "$out" | grep -q '^# ours: rows built at git abc1234 ' || cli_fail "good input: no '# ours:' line"
+printf '%s\n' "$out" | grep -qx '# note: ours sw rho=2: skipped' || cli_fail "good input: a skipped run of ours (no --eval) is not a note"
+printf '%s\n' "$out" | grep -qx '# note: ours write rho=2 eval=thread: skipped' || cli_fail "good input: a skipped run of ours is not a note"
 cli_done
