@@ -427,6 +427,27 @@ function do_unsupported(id, seg, block) {
         fail("unsupported claim '" id "': no committed data holds it; commit the evidence and cite it with <!-- claim: -->, or delete the claim")
 }
 
+# <!-- quote: FILE --> right after a `code span`: the span's text is on one line of FILE (a
+# program's raw output committed beside the data: an error line, a refusal), found as
+# claim files are (the README's directory, then its results-ref/)
+function do_quote(f, seg,   q, p, d, line, rc, found) {
+    R_CLAIMS[RF]++
+    if (seg !~ /\001[ ]*$/) { fail("quote with no `code span` right before it: <!-- quote: " f " -->"); return }
+    d = seg; q = CODE[CODE_BASE + gsub(/\001/, "", d)]
+    if (q == "") { fail("quote of an empty `code span`: <!-- quote: " f " -->"); return }
+    if (f == "") { fail("'quote' needs a file: <!-- quote: FILE -->"); return }
+    d = (base != "") ? base : dirname(RF)
+    p = (f ~ /^\//) ? f : ((d == ".") ? f : d "/" f)
+    if ((getline line < p) < 0) p = ((d == ".") ? "results-ref/" : d "/results-ref/") f
+    else close(p)
+    found = 0
+    while ((rc = (getline line < p)) > 0) if (index(line, q)) { found = 1; break }
+    if (rc < 0) { fail("quoted from " f ": no such file"); return }
+    close(p)
+    d = q; R_NUMS[RF] += gsub(/[0-9]+(\.[0-9]+)?/, "", d)
+    if (!found) fail("quoted `" q "`: not a line of " p)
+}
+
 # one inline comment and the text before it (since the previous comment on the line)
 function do_comment(body, seg,   b) {
     b = trim(body)
@@ -436,6 +457,10 @@ function do_comment(body, seg,   b) {
         # the claimed number (or range) is covered; the rest of the segment is prose
         do_claim(b, seg)
         count_prose(claim_rest(seg), "")
+    } else if (b ~ /^quote:/) {
+        sub(/^quote:[ ]*/, "", b)
+        do_quote(b, seg)
+        count_prose(seg, "")
     } else if (b == "paper" || b ~ /^paper[ :]/) { count_prose(cell_head(seg), ""); count_prose(cell_tail(seg), "paper") }
     else if (b ~ /^unsupported:/) {
         sub(/^unsupported:[ ]*/, "", b); count_prose(cell_head(seg), ""); count_prose(cell_tail(seg), "unsupported")
@@ -602,13 +627,18 @@ FNR == 1 {
         t_begin(line); next
     }
     if (line ~ /^[ \t]*<!--[ \t]*end table/) { fail("'end table' without a table template"); next }
-    rest = line
-    gsub(/`[^`]*`/, " ", rest)            # inline code: neither claims nor prose
+    rest = line; r2 = ""; NCODE = 0; CODE_BASE = 0
+    while (match(rest, /`[^`]*`/)) {      # inline code: neither claims nor prose; kept for quote:
+        CODE[++NCODE] = substr(rest, RSTART + 1, RLENGTH - 2)
+        r2 = r2 substr(rest, 1, RSTART - 1) " \001 "; rest = substr(rest, RSTART + RLENGTH)
+    }
+    rest = r2 rest
     while ((i = index(rest, "<!--")) > 0) {
         seg = substr(rest, 1, i - 1); after = substr(rest, i + 4)
         j = index(after, "-->")
         if (!j) { fail("comment not closed on its line (only table templates span lines)"); rest = ""; break }
         do_comment(substr(after, 1, j - 1), seg)
+        CODE_BASE += gsub(/\001/, "", seg)
         rest = substr(after, j + 3)
     }
     count_prose(rest, U_OPEN != "" ? "unsupported" : "")

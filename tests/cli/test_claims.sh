@@ -77,6 +77,12 @@ fails() { # fails BODY REGEX: exit 1 and a line matching REGEX
   local o; o=$(run "$1") && cli_fail "should fail: '$1'"
   printf '%s\n' "$o" | grep -Eq -- "$2" || cli_fail "'$1': no line matching '$2' in: $o"
 }
+printf 'error: rank 0: the GPU remesh needs 60.62 GiB of device memory, 51.27 GiB are free\n' >"$tmp/s/d/results-ref/refused.txt"
+pass 'refused: `needs 60.62 GiB of device memory, 51.27 GiB are free` <!-- quote: refused.txt -->'
+pass 'refused: `the GPU remesh needs 60.62 GiB` <!-- quote: results-ref/refused.txt -->'
+fails 'refused: `needs 60.63 GiB of device memory` <!-- quote: refused.txt -->' '^d/README\.md:1: quoted `needs 60\.63 GiB of device memory`: not a line of d/results-ref/refused\.txt$'
+fails 'refused: `needs 60.62 GiB` <!-- quote: gone.txt -->' 'quoted from gone\.txt: no such file'
+fails 'refused: needs 60.62 GiB <!-- quote: refused.txt -->' 'quote with no `code span` right before it'
 pass 'bb takes 8.0 ms <!-- claim: t.dat median_ms n=2048 map=bb -->.'
 pass 'bb takes 8.00 ms <!-- claim: results-ref/t.dat median_ms n=2048 map=bb -->.'
 fails 'bb takes 8.1 ms <!-- claim: t.dat median_ms n=2048 map=bb -->.' '^d/README\.md:1: claimed 8\.1, recomputed 8\.0 \(8\) from d/results-ref/t\.dat: t\.dat median_ms n=2048 map=bb$'
