@@ -17,6 +17,8 @@
 # all=1       every README is being checked: a pending entry no README uses is reported.
 
 BEGIN {
+    # a paper's figure, table, equation, section or listing numbers: references, not measurements
+    REF_RE = "(Fig|Figs|Figure|Figures|Table|Tables|Tab|Tabs|eq|eqs|Eq|Eqs|Equation|Equations|sec|Sec|Section|Sections|Listing|Listings|Algorithm|Theorem|Lemma|Chapter|§)\\.?[ ]*([0-9]+(\\.[0-9]+)*[a-z]?[ ]*(,|–|-|and|to|&|/)?[ ]*)*$"
     if (mode == "") mode = "check"
     nfail = 0; nwarn = 0
     if (pending != "") read_pending(pending)
@@ -398,12 +400,14 @@ function strip_code(s) {
     gsub(/\]\([^)]*\)/, "]", s)
     return s
 }
-function count_prose(s, kind,   t, pre, tok, post, meas) {
-    s = strip_code(s)
+function count_prose(s, kind,   t, pre, tok, post, meas, done) {
+    s = strip_code(s); done = ""
     while (match(s, /[0-9]+(\.[0-9]+)?/)) {
         pre = substr(s, 1, RSTART - 1); tok = substr(s, RSTART, RLENGTH); post = substr(s, RSTART + RLENGTH)
-        s = post
-        if (pre ~ /[A-Za-z_0-9.^]$/) continue          # H100, sm_90, fig3, 2^15's exponent
+        s = post; done = done pre
+        if (pre ~ /[A-Za-z_0-9.^]$/) { done = done tok; continue }   # H100, sm_90, fig3, 2^15's exponent
+        if (done ~ REF_RE) { done = done tok; continue }           # Fig. 3.3, Tables 4.1-4.2, eq. 2.13
+        done = done tok
         if (kind == "paper") { R_PAPER[RF]++; continue }
         if (kind == "unsupported") { R_UNSUP[RF]++; continue }
         R_PROSE[RF]++

@@ -77,6 +77,11 @@ fails() { # fails BODY REGEX: exit 1 and a line matching REGEX
   local o; o=$(run "$1") && cli_fail "should fail: '$1'"
   printf '%s\n' "$o" | grep -Eq -- "$2" || cli_fail "'$1': no line matching '$2' in: $o"
 }
+# --list: unannotated numbers that look measured, but not a paper's figure/table/equation numbers
+o=$(printf '%s\n' 'Fig. 3.3 and Tables 4.1-4.2, eq. 2.13: 2.5x faster, 12.3 ms' >"$tmp/s/d/README.md"; sh "$chk" --list --no-provenance --root "$tmp/s" d/README.md 2>&1)
+printf '%s\n' "$o" | grep -q ': unannotated 2\.5x' && printf '%s\n' "$o" | grep -q ': unannotated 12\.3 ms' ||
+  cli_fail "--list misses a measured-looking number: $o"
+printf '%s\n' "$o" | grep -Eq ': unannotated (3\.3|4\.1|4\.2|2\.13)' && cli_fail "--list counts a figure or table number as measured: $o"
 printf 'error: rank 0: the GPU remesh needs 60.62 GiB of device memory, 51.27 GiB are free\n' >"$tmp/s/d/results-ref/refused.txt"
 pass 'refused: `needs 60.62 GiB of device memory, 51.27 GiB are free` <!-- quote: refused.txt -->'
 pass 'refused: `the GPU remesh needs 60.62 GiB` <!-- quote: results-ref/refused.txt -->'
