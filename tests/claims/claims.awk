@@ -53,6 +53,10 @@ function load(path,   line, n, fld, i, nr, h, rc) {
     if (path in LOADED) return LOADED[path]
     nr = 0; h = 0
     while ((rc = (getline line < path)) > 0) {
+        if (!h && match(line, /^# [A-Za-z_][A-Za-z0-9_]*: *[-+]?[0-9]+\.?[0-9]*([eE][-+]?[0-9]+)?/)) { # '# key: 12.5 ...'
+            n = index(line, ":")
+            META[path, substr(line, 3, n - 3)] = trim(substr(line, n + 1, RLENGTH - n)) + 0
+        }
         if (line ~ /^#/ || line ~ /^[ \t\r]*$/) continue
         n = split(line, fld, " ")
         if (!h) { for (i = 1; i <= n; i++) COL[path, fld[i]] = i; NCOL[path] = n; h = 1; continue }
@@ -79,11 +83,12 @@ function resolve(f,   d, p) {
 
 # ---------------------------------------------------------------- column expressions
 # A column, or an arithmetic expression of columns of one row without spaces:
-# (max_ms-min_ms)/median_ms, gbs/1000.  ERR is set on a fault.
+# (max_ms-min_ms)/median_ms, gbs/1000; #key is the number that starts the file's metadata
+# line '# key: ...' (gkeys_s*12/#copy_gbs).  ERR is set on a fault.
 function ce_tok(s,   c) {
     CEN = 0
     while (s != "") {
-        if (match(s, /^[A-Za-z_][A-Za-z0-9_]*/) || match(s, /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?/)) {
+        if (match(s, /^#?[A-Za-z_][A-Za-z0-9_]*/) || match(s, /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?/)) {
             CET[++CEN] = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1); continue
         }
         c = substr(s, 1, 1)
@@ -125,6 +130,10 @@ function ce_unary(path, row,   t, v, c) {
         CEP++; return v
     }
     if (isnum(t)) return t + 0
+    if (t ~ /^#/) {
+        if (!((path, substr(t, 2)) in META)) { ERR = "no metadata line '# " substr(t, 2) ": NUMBER' in " path; return 0 }
+        return META[path, substr(t, 2)]
+    }
     if (!((path, t) in COL)) { ERR = "no column '" t "' in " path; return 0 }
     c = D[path, row, COL[path, t]]
     if (!isnum(c)) { ERR = "column '" t "' of the selected row of " path " is '" c "', not a number"; return 0 }

@@ -61,6 +61,7 @@ cat >"$tmp/s/d/results-ref/t.dat" <<'EOF'
 # program: test
 # git: 0000000
 # gpu: none (test data)
+# ceiling_gbs: 4000.0 (a measured copy rate, bytes read + written)
 n map median_ms min_ms max_ms speedup_x
 1024 bb 2.000 1.990 2.040 1.0000
 1024 lam 1.000 0.990 1.010 2.0000
@@ -88,6 +89,10 @@ pass 'refused: `the GPU remesh needs 60.62 GiB` <!-- quote: results-ref/refused.
 fails 'refused: `needs 60.63 GiB of device memory` <!-- quote: refused.txt -->' '^d/README\.md:1: quoted `needs 60\.63 GiB of device memory`: not a line of d/results-ref/refused\.txt$'
 fails 'refused: `needs 60.62 GiB` <!-- quote: gone.txt -->' 'quoted from gone\.txt: no such file'
 fails 'refused: needs 60.62 GiB <!-- quote: refused.txt -->' 'quote with no `code span` right before it'
+pass 'copy 4000 GB/s <!-- claim: t.dat #ceiling_gbs n=1024 map=bb -->, lam at 80 % <!-- claim: t.dat speedup_x*2000/#ceiling_gbs n=2048 map=lam pct --> of it'
+fails 'copy 4100 GB/s <!-- claim: t.dat #ceiling_gbs n=1024 map=bb -->' 'claimed 4100, recomputed 4000'
+fails 'copy 4000 GB/s <!-- claim: t.dat #copy_gbs n=1024 map=bb -->' "no metadata line '# copy_gbs: NUMBER' in"
+fails 'git 0 <!-- claim: t.dat #gpu n=1024 map=bb -->' "no metadata line '# gpu: NUMBER'"
 pass 'bb takes 8.0 ms <!-- claim: t.dat median_ms n=2048 map=bb -->.'
 pass 'bb takes 8.00 ms <!-- claim: results-ref/t.dat median_ms n=2048 map=bb -->.'
 fails 'bb takes 8.1 ms <!-- claim: t.dat median_ms n=2048 map=bb -->.' '^d/README\.md:1: claimed 8\.1, recomputed 8\.0 \(8\) from d/results-ref/t\.dat: t\.dat median_ms n=2048 map=bb$'
