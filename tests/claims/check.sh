@@ -5,7 +5,8 @@
 #
 #   tests/claims/check.sh [--tables] [--list] [--no-provenance] [--root DIR] [--base DIR] [README...]
 #
-#   (default)        README.md and every */README.md of the repository: each
+#   (default)        README.md, every */README.md and */NOTES.md and every README.md under
+#                    */results-ref/ of the repository: each
 #                    <!-- claim: ... --> recomputed, each generated table compared with the
 #                    data (claims.awk); then the provenance of every */results-ref/**/*.dat.
 #   --tables         rewrite the generated tables from the data first (make readme-tables)
@@ -45,7 +46,7 @@ awk_prog=$here/claims.awk
 cd "$root" || exit 2
 all=0
 if [ $# -eq 0 ]; then
-  set -- $( { ls README.md; ls */README.md; } 2>/dev/null | sort -u)
+  set -- $( { ls README.md; ls */README.md */NOTES.md; find . -path './*/results-ref/*' -name README.md | sed 's|^\./||'; } 2>/dev/null | sort -u)
   all=1
 fi
 for r in "$@"; do [ -f "$r" ] || { echo "error: $r: no such README" >&2; exit 2; }; done

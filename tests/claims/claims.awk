@@ -37,10 +37,37 @@ function read_pending(path,   line, f, n) {
     close(path)
 }
 
+# ---------------------------------------------------------------- keys: <!-- c:KEY -->
+# A README's side file (README.md -> README.claims, NOTES.md -> NOTES.claims) holds one line
+# per key, 'KEY BODY', BODY being what the comment would hold ('claim: ...', 'quote: FILE',
+# 'paper'); '#' starts a comment line.  An unknown key, a key defined twice and a key no
+# line of the README uses are failures.
+function keys_load(rf,   sf, line, n, w, k, b, ln) {
+    sf = rf; sub(/\.md$/, "", sf); sf = sf ".claims"
+    K_FILE[rf] = sf; K_N[rf] = 0; ln = 0
+    while ((getline line < sf) > 0) {
+        ln++
+        if (line ~ /^[ \t]*(#|$)/) continue
+        n = split(line, w, " "); k = w[1]
+        b = line; sub(/^[ \t]*[^ \t]+[ \t]*/, "", b); b = trim(b)
+        if (k !~ /^[A-Za-z0-9][A-Za-z0-9_.-]*$/) { print sf ":" ln ": bad key '" k "' (letters, digits, _ . -)"; nfail++; R_FAIL[rf]++; continue }
+        if ((rf, k) in KEYS) { print sf ":" ln ": key '" k "' defined twice (first at line " K_LINE[rf, k] ")"; nfail++; R_FAIL[rf]++; continue }
+        if (b == "") { print sf ":" ln ": key '" k "' has no body (claim: ..., quote: FILE or paper)"; nfail++; R_FAIL[rf]++; continue }
+        KEYS[rf, k] = b; K_LINE[rf, k] = ln; K_USED[rf, k] = 0; K_LIST[rf, ++K_N[rf]] = k
+    }
+    close(sf)
+}
+function keys_end(rf,   i, k) {
+    for (i = 1; i <= K_N[rf]; i++) {
+        k = K_LIST[rf, i]
+        if (!K_USED[rf, k]) { print K_FILE[rf] ":" K_LINE[rf, k] ": key '" k "' is used by no <!-- c:" k " --> of " rf ": remove it"; nfail++; R_FAIL[rf]++ }
+    }
+}
+
 # ---------------------------------------------------------------- reporting
 # RF, RL: the README and its line being read
 function fail(msg) { failat(RL, msg) }
-function failat(ln, msg) { print RF ":" ln ": " msg; nfail++; R_FAIL[RF]++ }
+function failat(ln, msg) { print RF ":" ln ": " msg (CUR_KEY != "" ? " [key " CUR_KEY ", " K_FILE[RF] ":" K_LINE[RF, CUR_KEY] "]" : ""); nfail++; R_FAIL[RF]++ }
 function warn(msg) { print RF ":" RL ": warning: " msg; nwarn++ }
 function trim(s) { sub(/^[ \t\r\n]+/, "", s); sub(/[ \t\r\n]+$/, "", s); return s }
 function isnum(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
@@ -462,8 +489,19 @@ function do_quote(f, seg,   q, p, d, line, rc, found) {
 }
 
 # one inline comment and the text before it (since the previous comment on the line)
-function do_comment(body, seg,   b) {
+function do_comment(body, seg,   b, k0) {
     b = trim(body)
+    if (b ~ /^c:/) {                      # a key into the side file
+        CUR_KEY = trim(substr(b, 3))
+        if (!((RF, CUR_KEY) in KEYS)) { k0 = CUR_KEY; CUR_KEY = ""; fail("unknown key '" k0 "': not defined in " K_FILE[RF]); count_prose(seg, ""); return }
+        K_USED[RF, CUR_KEY] = 1; R_KEYED[RF]++
+        b = KEYS[RF, CUR_KEY]
+        if (b ~ /^c:/) { fail("a key's body must not be another key"); CUR_KEY = ""; return }
+    }
+    do_comment_body(b, seg)
+    CUR_KEY = ""
+}
+function do_comment_body(b, seg) {
     if (b ~ /^claim:/) {
         sub(/^claim:/, "", b)
         claimed(seg)
@@ -608,12 +646,14 @@ function readme_end() {
     if (T_ON == 2) failat(T_LINE, "table has no '<!-- end table -->'")
     if (U_OPEN != "") failat(U_LINE, "'begin unsupported: " U_OPEN "' has no 'end unsupported'")
     if (mode == "write") close(RF ".tables.tmp")
+    keys_end(RF)
     T_ON = 0; U_OPEN = ""; FENCE = 0
 }
 FNR == 1 {
     if (nfiles) readme_end()
     RF = FILENAME; FILES[++nfiles] = RF
     R_NUMS[RF] += 0
+    keys_load(RF)
 }
 {
     RL = FNR
@@ -666,8 +706,8 @@ END {
         }
     for (k = 1; k <= nfiles; k++) {
         f = FILES[k]
-        printf "claims: %s: %d numbers checked (%d claims, %d table cells), %d failed; %d numbers under %d unsupported markers; %d paper values; %d numbers not annotated (%d look measured)\n", \
-            f, R_NUMS[f], R_CLAIMS[f], R_CELLS[f], R_FAIL[f], R_UNSUP[f], R_MARK[f], R_PAPER[f], R_PROSE[f], R_MEAS[f]
+        printf "claims: %s: %d numbers checked (%d claims, %d through keys, %d table cells), %d failed; %d numbers under %d unsupported markers; %d paper values; %d numbers not annotated (%d look measured)\n", \
+            f, R_NUMS[f], R_CLAIMS[f], R_KEYED[f], R_CELLS[f], R_FAIL[f], R_UNSUP[f], R_MARK[f], R_PAPER[f], R_PROSE[f], R_MEAS[f]
     }
     exit nfail ? 1 : 0
 }
