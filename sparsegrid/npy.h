@@ -110,9 +110,11 @@ static inline int npy_read_header(FILE *f, long long file_size, npy_info *h, cha
                 if (*p == ',') p++;
                 else if (*p != ')') { snprintf(err, errsz, ".npy 'shape' malformed"); rc = -1; break; }
             }
-            if (!rc && h->data_offset + h->count * h->elem != file_size) {
-                snprintf(err, errsz, ".npy shape holds %lld values (%lld bytes) but the file has %lld bytes of data",
-                         h->count, h->count * h->elem, file_size - h->data_offset);
+            /* count * elem may pass 2^63 (count <= 2^62): compare the count with the data's */
+            if (!rc && (h->count > (file_size - h->data_offset) / h->elem ||
+                        h->data_offset + h->count * h->elem != file_size)) {
+                snprintf(err, errsz, ".npy shape holds %lld values (%lld bytes each) but the file has %lld bytes of data",
+                         h->count, (long long)h->elem, file_size - h->data_offset);
                 rc = -1;
             }
         }
