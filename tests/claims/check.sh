@@ -17,7 +17,8 @@
 #
 # Provenance rules (one line per failing file; all failures are reported):
 #   - a '# git:' line whose value is a bare revision as git writes it (7-40 hex digits),
-#     not '-dirty', naming a commit of this repository's history (an ancestor of HEAD);
+#     not '-dirty', naming a commit of this repository's history (an ancestor of HEAD, and of
+#     the commit that last added or changed the file);
 #   - a '# gpu:' line (host-only data say so: '# gpu: none (...)');
 #   - a file derived from others by a committed script ('# derived: by SCRIPT from ...: A.dat
 #     B.dat') may have no '# git:' line of its own: then every file it names must pass.
@@ -93,12 +94,23 @@ if [ $prov -eq 1 ]; then
         echo "$h missing"
       fi
     done >"${TMPDIR:-/tmp}/claims.$$.revs"
+    # the commit that last added or changed each committed data file: its '# git:' must be an
+    # ancestor of that commit (data measured on a revision later than the one that committed
+    # it cannot be; files not committed yet are checked against HEAD only)
+    git log --diff-filter=AM --name-only --format='C %H' -- '*/results-ref/*' 2>/dev/null |
+      awk '/^C / { c = $2; next } NF && !($0 in seen) { seen[$0] = 1; print $0 "\t" c }' >"${TMPDIR:-/tmp}/claims.$$.added"
+    awk -F '\t' 'FILENAME ~ /added$/ { A[$1] = $2; next } ($1 in A) && $2 ~ /^[0-9a-f]+$/ { print $2, A[$1] }' \
+      "${TMPDIR:-/tmp}/claims.$$.added" "${TMPDIR:-/tmp}/claims.$$.meta" | sort -u | while read -r g c; do
+      if git merge-base --is-ancestor "$g" "$c" 2>/dev/null; then echo "$g $c ok"; else echo "$g $c late"; fi
+    done >"${TMPDIR:-/tmp}/claims.$$.pairs"
     [ -f "$remeasure" ] || remeasure=/dev/null
     awk -F '\t' -v shallow="$shallow" -v listfile="$remeasure" '
       FILENAME == listfile { sub(/#.*/, ""); if (NF == 0 || $0 ~ /^[ \t]*$/) next
                              split($0, w, " "); why = $0; sub(/^[ \t]*[^ \t]+[ \t]*/, "", why)
                              LIST[w[1]] = why; order[++nl] = w[1]; next }
       FILENAME ~ /revs$/ { split($0, w, " "); REV[w[1]] = w[2]; next }
+      FILENAME ~ /added$/ { ADDED[$1] = $2; next }
+      FILENAME ~ /pairs$/ { split($0, w, " "); PAIR[w[1], w[2]] = w[3]; next }
       { path[++n] = $1; gitv[$1] = $2; gpu[$1] = $3; der[$1] = $4 }
       function own(f,   g) {
         g = gitv[f]
@@ -109,6 +121,8 @@ if [ $prov -eq 1 ]; then
         if (g !~ /^[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+$/ || length(g) > 40)
           return "\"# git: " g "\" is not a revision as git writes it (edited by hand or set at build time)"
         if (REV[g] != "ok") return "revision " g " is not in the history of HEAD" (shallow == "true" ? " (shallow clone)" : "")
+        if ((f in ADDED) && PAIR[g, ADDED[f]] != "ok")
+          return "revision " g " is not an ancestor of " substr(ADDED[f], 1, 12) ", the commit that added the file" (shallow == "true" ? " (shallow clone)" : "")
         return ""
       }
       function check(f,   why, n, ins, i, d, top, here) {
@@ -136,8 +150,8 @@ if [ $prov -eq 1 ]; then
         for (i = 1; i <= nl; i++) if (!(order[i] in gitv)) print "provenance: warning: " order[i] " (remeasure.txt) is not a results-ref data file"
         printf "provenance: %d data files, %d pass, %d failed, %d listed for re-measurement\n", n, good, bad, listed
         exit bad ? 1 : 0
-      }' "$remeasure" "${TMPDIR:-/tmp}/claims.$$.revs" "${TMPDIR:-/tmp}/claims.$$.meta" || status=1
-    rm -f "${TMPDIR:-/tmp}/claims.$$.meta" "${TMPDIR:-/tmp}/claims.$$.revs"
+      }' "$remeasure" "${TMPDIR:-/tmp}/claims.$$.revs" "${TMPDIR:-/tmp}/claims.$$.added" "${TMPDIR:-/tmp}/claims.$$.pairs" "${TMPDIR:-/tmp}/claims.$$.meta" || status=1
+    rm -f "${TMPDIR:-/tmp}/claims.$$.meta" "${TMPDIR:-/tmp}/claims.$$.revs" "${TMPDIR:-/tmp}/claims.$$.added" "${TMPDIR:-/tmp}/claims.$$.pairs"
   fi
 fi
 exit $status

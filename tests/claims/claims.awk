@@ -84,6 +84,7 @@ function load(path,   line, n, fld, i, nr, h, rc) {
             n = index(line, ":")
             META[path, substr(line, 3, n - 3)] = trim(substr(line, n + 1, RLENGTH - n)) + 0
         }
+        if (!h && line ~ /^# gpu:/) GPUM[path] = gpu_models(line)
         if (line ~ /^#/ || line ~ /^[ \t\r]*$/) continue
         n = split(line, fld, " ")
         if (!h) { for (i = 1; i <= n; i++) COL[path, fld[i]] = i; NCOL[path] = n; h = 1; continue }
@@ -94,6 +95,39 @@ function load(path,   line, n, fld, i, nr, h, rc) {
     NROW[path] = nr
     LOADED[path] = h
     return h
+}
+
+# the GPU models a text names, as " H100 H200 " (empty: none)
+function gpu_models(t,   m, out) {
+    out = " "
+    while (match(t, /(GH200|GB200|B200|H200|H100|A100|V100|L40S|L40)/)) {
+        m = substr(t, RSTART, RLENGTH)
+        if (RSTART > 1 && substr(t, RSTART - 1, 1) ~ /[A-Za-z0-9]/) m = ""   # GH200 is not H200
+        if (m != "" && index(out, " " m " ") == 0) out = out m " "
+        t = substr(t, RSTART + RLENGTH)
+    }
+    return out == " " ? "" : out
+}
+# A claim must cite data measured on a GPU that its context names: the sentence around it
+# (a table cell, with the row's first cell), when that names any model (H100, H200, ...).
+function gpu_check(seg,   pre, post, ctx, c, i, p, ms, said, n, a, ok, j) {
+    pre = LPREFIX seg; post = LAFTER
+    gsub(/<!--[^>]*-->/, "", post)
+    if (RLINE ~ /^[ \t]*\|/) {
+        sub(/^.*\|/, "", pre); sub(/\|.*$/, "", post)
+        c = RLINE; sub(/^[ \t]*\|/, "", c); sub(/\|.*$/, "", c)
+    } else c = ""
+    while (match(pre, /[.;] [^a-z0-9]/)) pre = substr(pre, RSTART + 2)
+    if (match(post, /[.;]( |$)| \(/)) post = substr(post, 1, RSTART)
+    said = gpu_models(c " " pre " " post)
+    if (said == "") return
+    for (i = 1; i <= X_NP; i++) {
+        p = X_P[i]; ms = GPUM[p]
+        if (ms == "") continue
+        n = split(ms, a, " "); ok = 0
+        for (j = 1; j <= n; j++) if (index(said, " " a[j] " ")) ok = 1
+        if (!ok) { fail("the text names" said "but " p " was measured on" ms "(its # gpu: line)"); return }
+    }
 }
 
 # the file a claim names: relative to the README's directory (or base), then to its
@@ -320,8 +354,9 @@ function x_one(path, row, k, o, v,   c, n, l, i, hit) {
 }
 # evaluate the parsed expression with the extra conditions of a table row (XTRA_N,
 # XTRA_K[], XTRA_V[] added to the first term); sets X_lo, X_hi, X_rows (0: no row)
+function x_used(p,   i) { for (i = 1; i <= X_NP; i++) if (X_P[i] == p) return; X_P[++X_NP] = p }
 function x_eval(   f1, p1, f2, p2, r, r2, n2, hit, hitp, v, w, i, own2) {
-    X_rows = 0; XID++
+    X_rows = 0; XID++; X_NP = 0
     for (i = 1; i <= XTRA_N; i++) { TN[1]++; TK[1, TN[1]] = XTRA_K[i]; TO[1, TN[1]] = "="; TV[1, TN[1]] = XTRA_V[i] }
     x_files(1); if (ERR != "") return
     own2 = (X_nt == 2 && TF[2] != "")
@@ -353,6 +388,7 @@ function x_eval(   f1, p1, f2, p2, r, r2, n2, hit, hitp, v, w, i, own2) {
                 if (X_op == "/") { if (w == 0) { ERR = "division by zero"; return }; v = v / w }
                 else v = v - w
             }
+            x_used(p1); if (X_nt == 2) x_used(hitp)
             if (X_post == "pct") v = 100 * v
             else if (X_post == "pctdiff") v = 100 * (v - 1)
             if (X_abs && v < 0) v = -v
@@ -409,6 +445,7 @@ function do_claim(spec, seg,   lo_ok, hi_ok, got, src) {
     if (X_rows == 0) { fail("claimed " claim_text() ": no row of the data matches (claim: " src ")"); return }
     if (X_fmt != "" || X_hasfb) { fail("a format or ?fallback belongs in a table, not in a claim (claim: " src ")"); return }
     if (CL_n == 2 && X_agg == "value") { fail("claimed the range " claim_text() " from one value: use range (claim: " src ")"); return }
+    gpu_check(seg)
     if (CL_n == 2) {
         lo_ok = agrees(CL_v1, CL_d1, X_lo, X_cmp); hi_ok = agrees(CL_v2, CL_d2, X_hi, X_cmp)
         got = fmtd(X_lo, CL_d1) "–" fmtd(X_hi, CL_d2) " (" sprintf("%.6g", X_lo) "–" sprintf("%.6g", X_hi) ")"
@@ -657,7 +694,7 @@ FNR == 1 {
 }
 {
     RL = FNR
-    line = $0
+    line = $0; RLINE = $0
     if (T_ON == 1) {                      # inside a table template
         emit(line)
         if (index(line, "-->")) {
@@ -680,7 +717,7 @@ FNR == 1 {
         t_begin(line); next
     }
     if (line ~ /^[ \t]*<!--[ \t]*end table/) { fail("'end table' without a table template"); next }
-    rest = line; r2 = ""; NCODE = 0; CODE_BASE = 0
+    rest = line; r2 = ""; NCODE = 0; CODE_BASE = 0; LPREFIX = ""
     while (match(rest, /`[^`]*`/)) {      # inline code: neither claims nor prose; kept for quote:
         CODE[++NCODE] = substr(rest, RSTART + 1, RLENGTH - 2)
         r2 = r2 substr(rest, 1, RSTART - 1) " \001 "; rest = substr(rest, RSTART + RLENGTH)
@@ -690,7 +727,9 @@ FNR == 1 {
         seg = substr(rest, 1, i - 1); after = substr(rest, i + 4)
         j = index(after, "-->")
         if (!j) { fail("comment not closed on its line (only table templates span lines)"); rest = ""; break }
+        LAFTER = substr(after, j + 3)
         do_comment(substr(after, 1, j - 1), seg)
+        LPREFIX = LPREFIX seg
         CODE_BASE += gsub(/\001/, "", seg)
         rest = substr(after, j + 3)
     }

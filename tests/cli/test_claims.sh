@@ -24,9 +24,11 @@ printf '%s\n' "$out" | grep '^claims: ' | sed 's/^/  /'
 [ $rc -eq 0 ] || cli_fail "tests/claims/check.sh fails on the repository (exit $rc)"
 
 # ---- 2. mutation of a real claim in each README
-# mutate LINE: the line with the last digit before its first '<!-- claim:' changed (+5 mod 10)
+# mutate LINE: the line with the last digit before its first claim (inline '<!-- claim:' or a
+# key '<!-- c:KEY -->') changed (+5 mod 10)
 mutate() {
-  awk '{ i = index($0, "<!-- claim:"); pre = substr($0, 1, i - 1); post = substr($0, i)
+  awk '{ i = index($0, "<!-- claim:"); j = index($0, "<!-- c:"); if (!i || (j && j < i)) i = j
+         pre = substr($0, 1, i - 1); post = substr($0, i)
          for (k = length(pre); k > 0; k--) if (substr(pre, k, 1) ~ /[0-9]/) break
          d = (substr(pre, k, 1) + 5) % 10
          print substr(pre, 1, k - 1) d substr(pre, k + 1) post }'
@@ -34,15 +36,24 @@ mutate() {
 nreal=0
 for r in README.md */README.md; do
   [ -f "$top/$r" ] || continue
-  # the first line whose first claim is not a bound (<= / >=), without unsupported markers
-  line=$(awk '/^[ \t]*(```|~~~)/ { f = !f; next }
+  side=$top/${r%.md}.claims; [ -f "$side" ] || side=/dev/null
+  # the first line whose first claim (inline, or through a key of the side file) is a value,
+  # not a bound (<= / >=), on a line without unsupported markers; a keyed line is copied with
+  # the side file's lines of the keys it uses
+  line=$(awk 'FILENAME != ARGV[2] { if ($0 !~ /^[ \t]*(#|$)/) { k = $1; b = $0; sub(/^[ \t]*[^ \t]+[ \t]*/, "", b); K[k] = b }; next }
+              /^[ \t]*(```|~~~)/ { f = !f; next }
               !f { s = $0; gsub(/`[^`]*`/, "", s)
-                   i = index(s, "<!-- claim:")
-                   if (i && substr(s, i) ~ /^<!-- claim: *[^<> ]/ && s !~ /unsupported:/) { print NR ":" $0; exit } }' "$top/$r")
+                   i = index(s, "<!-- claim:"); j = index(s, "<!-- c:")
+                   if (s ~ /unsupported:/) next
+                   if (i && (!j || i < j)) { if (substr(s, i) ~ /^<!-- claim: *[^<> ]/) { print NR ":" $0; exit } ; next }
+                   if (j) { k = substr(s, j + 7); sub(/[ ]*-->.*/, "", k)
+                            if (K[k] ~ /^claim: *[^<> ]/) { print NR ":" $0; exit } } }' "$side" "$top/$r")
   [ -n "$line" ] || continue
   ln=${line%%:*}; text=${line#*:}
   mkdir -p "$tmp/real"
   printf '%s\n' "$text" >"$tmp/real/README.md"
+  printf '%s\n' "$text" | grep -o '<!-- c:[^ ]* -->' | sed 's/<!-- c://; s/ -->//' | sort -u |
+    while read -r k; do awk -v k="$k" '$1 == k' "$side"; done >"$tmp/real/README.claims"
   base=$top/$(dirname "$r")
   out=$(sh "$chk" --no-provenance --root "$tmp/real" --base "$base" README.md 2>&1) ||
     cli_fail "$r:$ln: the claim copied alone does not pass: $out"
@@ -52,6 +63,7 @@ for r in README.md */README.md; do
     cli_fail "$r:$ln: the failure is not one clear 'README:line: claimed X, recomputed Y' line: $out"
   printf '  mutation of %s:%s -> %s\n' "$r" "$ln" "$(printf '%s\n' "$out" | grep -m1 'claimed' | cut -c1-160)"
   nreal=$((nreal + 1))
+  rm -f "$tmp/real/README.claims"
 done
 [ $nreal -gt 0 ] || cli_fail "no README has a claim to mutate"
 
@@ -156,6 +168,33 @@ sh "$chk" --no-provenance --root "$tmp/s" d/README.md >/dev/null 2>&1 || cli_fai
 grep -qx '| 4096 | 32.0 | 25.00 (1.28) |' "$tmp/s/d/README.md" || cli_fail "--tables wrote: $(cat "$tmp/s/d/README.md")"
 pass $'<!-- table: t.dat\nfor n=512,1024\n| {n} | {median_ms map=bb %.1f ?not run} |\n-->\n| 512 | not run |\n| 1024 | 2.0 |\n<!-- end table -->'
 fails $'<!-- table: t.dat\n| a |\n-->\n| a |' "has no '<!-- end table -->'"
+# keys: <!-- c:KEY --> resolved in the side file d/README.claims
+keys() { printf '%s\n' "$@" >"$tmp/s/d/README.claims"; }
+keys '# keys of d/README.md' 'bb8 claim: t.dat median_ms n=2048 map=bb' 'ratio  claim: t.dat median_ms n=2048 map=bb / map=lam'
+pass 'bb takes 8.0 ms <!-- c:bb8 -->, lam is 1.60x <!-- c:ratio --> faster'
+fails 'bb takes 8.1 ms <!-- c:bb8 -->, lam is 1.60x <!-- c:ratio --> faster' '^d/README\.md:1: claimed 8\.1, recomputed 8\.0 .*\[key bb8, d/README\.claims:2\]$'
+fails 'bb takes 8.0 ms <!-- c:bb8 -->' "^d/README\.claims:3: key 'ratio' is used by no <!-- c:ratio --> of d/README\.md"
+fails 'bb takes 8.0 ms <!-- c:bb9 -->, lam is 1.60x <!-- c:ratio -->' "^d/README\.md:1: unknown key 'bb9': not defined in d/README\.claims$"
+keys 'bb8 claim: t.dat median_ms n=2048 map=bb' 'bb8 claim: t.dat median_ms n=2048 map=lam'
+fails 'bb takes 8.0 ms <!-- c:bb8 -->' "^d/README\.claims:2: key 'bb8' defined twice \(first at line 1\)$"
+keys 'bb8' 'b@d claim: t.dat median_ms n=2048 map=bb'
+fails 'bb takes 8.0 ms <!-- c:bb8 -->' "^d/README\.claims:1: key 'bb8' has no body"
+fails 'bb takes 8.0 ms <!-- c:bb8 -->' "^d/README\.claims:2: bad key 'b@d'"
+keys 'paperval paper'
+pass 'the paper: 1.15 <!-- c:paperval -->'
+rm -f "$tmp/s/d/README.claims"
+# a claim whose sentence (or table row) names a GPU must cite data measured on it
+mkdir -p "$tmp/s/d/results-ref/h100"
+sed 's/^# gpu: .*/# gpu: NVIDIA H100 80GB HBM3 (sm_90)/' "$tmp/s/d/results-ref/t.dat" >"$tmp/s/d/results-ref/h100/t.dat"
+sed 's/^# gpu: .*/# gpu: NVIDIA H200 (sm_90)/' "$tmp/s/d/results-ref/t.dat" >"$tmp/s/d/results-ref/h200.dat"
+pass 'On the H100, bb takes 8.0 ms <!-- claim: h100/t.dat median_ms n=2048 map=bb -->.'
+pass 'bb takes 8.0 ms <!-- claim: h100/t.dat median_ms n=2048 map=bb --> on an H100.'
+pass 'bb takes 8.0 ms <!-- claim: h200.dat median_ms n=2048 map=bb --> (H100: 8.0 <!-- claim: h100/t.dat median_ms n=2048 map=bb -->).'
+pass 'bb takes 8.0 ms <!-- claim: h100/t.dat median_ms n=2048 map=bb -->.'
+fails 'On the H200, bb takes 8.0 ms <!-- claim: h100/t.dat median_ms n=2048 map=bb -->.' '^d/README\.md:1: the text names H200 but d/results-ref/h100/t\.dat was measured on H100 \(its # gpu: line\)$'
+fails 'bb takes 8.0 ms <!-- claim: h100/t.dat median_ms n=2048 map=bb --> on the H200.' 'names H200 but d/results-ref/h100/t\.dat was measured on H100'
+fails '| H200 | 8.0 <!-- claim: h200.dat median_ms n=2048 map=bb --> | 8.0 <!-- claim: h100/t.dat median_ms n=2048 map=bb --> |' 'names H200 but d/results-ref/h100/t\.dat'
+fails 'H200: lam is 1.60x <!-- claim: h200.dat median_ms n=2048 map=bb / h100/t.dat map=lam --> faster.' 'names H200 but d/results-ref/h100/t\.dat'
 # code blocks are not prose and not claims
 pass $'```\nx 1.5 <!-- claim: t.dat median_ms n=1 -->\n```'
 
@@ -183,6 +222,14 @@ mk sub/derived_ok.dat "# gpu: NVIDIA H100
 # derived: by p/spread.sh from 2 runs: results-ref/good.dat results-ref/host.dat"
 mk sub/derived_bad.dat "# gpu: NVIDIA H100
 # derived: by p/spread.sh from 2 runs: results-ref/good.dat results-ref/dirty.dat"
+# measured on a side branch at S, committed on the main line at C before S was merged: S is
+# in the history of HEAD but not an ancestor of C
+gc() { git -C "$g" -c user.name=t -c user.email=t@t "$@"; }
+gc checkout -q -b side && echo s >"$g/s" && gc add s && gc commit -q -m side
+srev=$(git -C "$g" rev-parse --short HEAD)
+gc checkout -q - && mk late.dat "# git: $srev
+# gpu: NVIDIA H100" && gc add p/results-ref/late.dat && gc commit -q -m data
+gc merge -q --no-edit side >/dev/null
 echo '# a README' >"$g/README.md"
 o=$(sh "$chk" --root "$g" 2>&1) && cli_fail "provenance: bad files pass"
 for want in 'p/results-ref/dirty.dat: measured from a tree with uncommitted changes' \
@@ -191,14 +238,15 @@ for want in 'p/results-ref/dirty.dat: measured from a tree with uncommitted chan
             'p/results-ref/nogit.dat: no "# git:" line' \
             'p/results-ref/nogpu.dat: no "# gpu:" line' \
             'p/results-ref/sub/derived_bad.dat: derived from p/results-ref/dirty.dat: measured from a tree' \
-            '9 data files, 3 pass, 6 failed, 0 listed'; do
+            "p/results-ref/late.dat: revision $srev is not an ancestor of [0-9a-f]{12}, the commit that added the file" \
+            '10 data files, 3 pass, 7 failed, 0 listed'; do
   printf '%s\n' "$o" | grep -Eq -- "$want" || cli_fail "provenance: no line matching '$want' in: $o"
 done
 printf '%s\n' "$o" | grep -Eq 'good.dat|host.dat|derived_ok.dat' && cli_fail "provenance: a good file is reported: $o"
 mkdir -p "$g/tests/claims"
 printf '%s\n' '# the list' 'p/results-ref/dirty.dat  measured dirty; re-measure' 'p/results-ref/edited.dat edited' \
   'p/results-ref/unknown.dat x' 'p/results-ref/nogit.dat x' 'p/results-ref/nogpu.dat x' 'p/results-ref/sub/derived_bad.dat x' \
-  'p/results-ref/good.dat fixed meanwhile' >"$g/tests/claims/remeasure.txt"
+  'p/results-ref/late.dat x' 'p/results-ref/good.dat fixed meanwhile' >"$g/tests/claims/remeasure.txt"
 o=$(sh "$chk" --root "$g" 2>&1) || cli_fail "provenance: listed files still fail: $o"
 printf '%s\n' "$o" | grep -q 'warning: p/results-ref/dirty.dat: measured from a tree with uncommitted changes .* \[remeasure.txt: measured dirty; re-measure\]' ||
   cli_fail "provenance: a listed file is not a warning with its reason: $o"
