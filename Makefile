@@ -1,9 +1,9 @@
 # Top-level Makefile of the collection (common/README.md, "Make").
 #   make all          build common/bandwidth and every paper directory that exists
-#   make run          measure everything, one directory at a time (GPU runs never overlap)
+#   make run          measure everything, one file at a time (no GPU or HOST_ONLY=1: host-only data)
 #   make quick        make run QUICK=1: small sweeps into <dir>/results-quick/
 #   make plots        render plots/<dir>_*.gp into plots/out/ (DATA=ref: committed data,
-#                     DATA=quick: results-quick/; TERM=png for PNG; DIRS= to restrict)
+#                     DATA=quick: results-quick/; default: results/, else results-ref/; TERM=png)
 #   make test         build, then run tests/ (GPU tests SKIP without a GPU; includes check-claims)
 #   make check-claims every measured number of the READMEs against results-ref/, and its provenance
 #   make readme-tables rewrite the READMEs' generated tables from results-ref/
@@ -30,11 +30,12 @@ common:
 $(SUBDIRS):
 	$(MAKE) -C $@
 
-# no GPU here (common/bandwidth --check-device exits 77): one line saying where the figures are
-NO_GPU_HINT := make run: nothing can be measured without a GPU; the figures from the committed reference data: make plots DATA=ref
+# one directory at a time, one data file at a time, a progress line each ([k/N] DIR FILE ...
+# (elapsed S s)); without a GPU (common/bandwidth --check-device exits 77) or with HOST_ONLY=1
+# only each directory's HOST_DATA, and one line per directory naming the GPU files skipped
+# (common/run-data.sh)
 run: all
-	@common/bandwidth --check-device >/dev/null || { [ $$? -eq 77 ] && echo "$(NO_GPU_HINT)" >&2; exit 1; }
-	@for d in common $(SUBDIRS); do $(MAKE) -C $$d run || exit 1; done
+	@MAKE='$(MAKE)' HOST_ONLY='$(HOST_ONLY)' RESDIR='$(if $(filter 1,$(QUICK)),results-quick,results)' common/run-data.sh top common $(SUBDIRS)
 
 quick:
 	$(MAKE) run QUICK=1

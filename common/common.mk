@@ -3,11 +3,14 @@
 #   make                  build the directory's programs for ARCH
 #   make ARCH=sm_80       build for another GPU (CUDA 13: sm_75 and newer)
 #   make DEBUG=1          device debug info (-G), no optimization, synchronize after launches
-#   make run [QUICK=1]    measure every figure's data (QUICK: small sweeps -> results-quick/)
+#   make run [QUICK=1]    make every figure's data (QUICK: small sweeps -> results-quick/), one
+#                         progress line per file; without a GPU (or HOST_ONLY=1) only HOST_DATA
+#   make run-list         the data files of `make run`: a 'host:' line and a 'gpu:' line
 #   make sanitize         compute-sanitizer memcheck + racecheck over each SANITIZE_RUNS entry
 #
 # A directory Makefile sets PROGRAMS (binaries built from <name>.cu) and SANITIZE_RUNS
-# (quoted command lines of small runs), includes this file, then its experiments.mk.
+# (quoted command lines of small runs), includes this file, then its experiments.mk, which
+# lists its data files in HOST_DATA (no GPU needed) and GPU_DATA, one rule each.
 
 COMMON_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
@@ -25,6 +28,11 @@ QUICK ?=
 GIT_REV ?= $(shell git -C $(COMMON_DIR) describe --always --dirty 2>/dev/null || echo unknown)
 # The sanitizer used by `make sanitize`.
 SANITIZER ?= compute-sanitizer
+# The launch command of the MPI programs (neighbors-mpi, lambda-mpi): common/mpirun.sh, i.e.
+# mpirun plus the flags Open MPI needs as root and with more ranks than cores (-q
+# --oversubscribe [--allow-run-as-root]); MPIRUN=... (environment or make command line) is the
+# launcher it runs instead of mpirun.
+MPI_LAUNCH := $(COMMON_DIR)/mpirun.sh
 
 ifeq ($(DEBUG),1)
 OPTFLAGS := -G -O0 -DDEBUG_SYNC
@@ -61,6 +69,16 @@ ifndef COMMON_NO_RULES
 .DEFAULT_GOAL := all
 all: $(PROGRAMS)
 
+# make run: each data file of HOST_DATA, then of GPU_DATA where a GPU answers (run-data.sh:
+# common/bandwidth --check-device), one at a time with a progress line; HOST_ONLY=1 skips GPU_DATA.
+HOST_DATA ?=
+GPU_DATA ?=
+HOST_ONLY ?=
+run:
+	@MAKE='$(MAKE)' HOST_ONLY='$(HOST_ONLY)' RESDIR='$(RESDIR)' $(COMMON_DIR)/run-data.sh dir '$(notdir $(CURDIR))' '$(strip $(HOST_DATA))' '$(strip $(GPU_DATA))'
+run-list:
+	@echo 'host: $(strip $(HOST_DATA))'; echo 'gpu: $(strip $(GPU_DATA))'
+
 %: %.cu $(HEADERS) $(FLAGSTAMP)
 	$(NVCC_BUILD) -o $@ $< $(LDLIBS)
 
@@ -78,5 +96,5 @@ clean::
 	rm -f $(PROGRAMS) $(FLAGSTAMP) sanitize.log
 	rm -rf results-quick sanitize-out
 
-.PHONY: all run sanitize clean
+.PHONY: all run run-list sanitize clean
 endif

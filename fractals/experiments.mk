@@ -4,9 +4,10 @@
 # n x n byte array fits (sw: 2^32 cells, rd/ca: 2^30; QUICK: /256), rho = 8 16 32 (s=2),
 # 9 27 (s=3), 4 16 (s=4), maps bb, lambda, lambda-thread, lambda-par.
 # Each sweep also writes fractals_best_<work>.dat (each map at its fastest rho).
-run: $(RESDIR)/fractals_speedup_sw.dat $(RESDIR)/fractals_speedup_rd.dat $(RESDIR)/fractals_speedup_ca.dat \
+# make run (common.mk): HOST_DATA needs no GPU, GPU_DATA is skipped where there is none
+HOST_DATA := $(RESDIR)/fractals_ratio.dat $(RESDIR)/fractals_shapes.dat $(RESDIR)/fractals_layout.dat
+GPU_DATA := $(RESDIR)/fractals_speedup_sw.dat $(RESDIR)/fractals_speedup_rd.dat $(RESDIR)/fractals_speedup_ca.dat \
      $(RESDIR)/fractals_best_sw.dat $(RESDIR)/fractals_best_rd.dat $(RESDIR)/fractals_best_ca.dat \
-     $(RESDIR)/fractals_ratio.dat $(RESDIR)/fractals_shapes.dat $(RESDIR)/fractals_layout.dat \
      $(RESDIR)/fractals_compact_sierpinski-triangle.dat $(RESDIR)/fractals_compact_sierpinski-carpet.dat
 
 $(RESDIR)/fractals_speedup_%.dat $(RESDIR)/fractals_best_%.dat: fractals

@@ -29,11 +29,12 @@ RSWEEP := --nmin=$(RMIN) --nmax=$(RMAX) --nstep=$(RSTEP)
 RHO_FILES := $(foreach r,$(RHOS),$(RESDIR)/rho$(r)/simplex2d_fig3_dummy.dat \
              $(RESDIR)/rho$(r)/simplex2d_fig5_map.dat $(RESDIR)/rho$(r)/simplex2d_fig5_write.dat)
 
-run: $(RESDIR)/simplex2d_fig3_dummy.dat \
+# make run (common.mk): HOST_DATA needs no GPU, GPU_DATA is skipped where there is none
+HOST_DATA := $(addprefix $(RESDIR)/simplex2d_layout_,$(addsuffix .dat,$(LAYOUT_MAPS)))
+GPU_DATA := $(RESDIR)/simplex2d_fig3_dummy.dat \
      $(addprefix $(RESDIR)/simplex2d_fig5_,$(addsuffix .dat,$(FIG5_KERNELS))) \
      $(RESDIR)/simplex2d_tab_rho.dat $(RESDIR)/simplex2d_coarse_write.dat $(RHO_FILES) \
-     $(RESDIR)/simplex2d_tab1_sblocks.dat \
-     $(addprefix $(RESDIR)/simplex2d_layout_,$(addsuffix .dat,$(LAYOUT_MAPS)))
+     $(RESDIR)/simplex2d_tab1_sblocks.dat
 
 # Fig. 3: improvement of the lambda square-root variants over BB, dummy kernel
 $(RESDIR)/simplex2d_fig3_dummy.dat: simplex2d

@@ -11,9 +11,9 @@ LAYOUT_MAPS := bb lambda-cubic lambda-exact recursive-log recursive-o1
 LAYOUT_N := 16
 LAYOUT_RHO := 2
 
-run: $(VOLUME_DATS) \
-     $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layout_$(m).dat) \
-     $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
+# make run (common.mk): HOST_DATA needs no GPU, GPU_DATA is skipped where there is none
+HOST_DATA := $(VOLUME_DATS) $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layout_$(m).dat)
+GPU_DATA := $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
      $(RESDIR)/simplex3d_speedup_map.dat $(RESDIR)/simplex3d_speedup_empty.dat \
      $(RESDIR)/simplex3d_speedup_triplet.dat $(RESDIR)/simplex3d_speedup_write_perthread.dat \
      $(RESDIR)/simplex3d_speedup_write_rho4.dat $(RESDIR)/simplex3d_speedup_write-coarse.dat \

@@ -3,7 +3,10 @@
 # options of the run that writes $(RESDIR)/sparsegrid_<stem>.dat; the rule at the end runs it.
 STEMS := fig5_1_2d fig5_2_3d fig5_3_4d figx1_bandwidth figx2_error figx3_tune figx4_sparse_float \
          figx4_sparse_double figx5_sparse_error figx6_progressive figx7_layout
-run: $(foreach s,$(STEMS),$(RESDIR)/sparsegrid_$(s).dat)
+# make run (common.mk): the host-only stems need no GPU, the others are skipped where there is none
+HOST_STEMS := figx2_error figx5_sparse_error figx6_progressive
+HOST_DATA := $(foreach s,$(HOST_STEMS),$(RESDIR)/sparsegrid_$(s).dat)
+GPU_DATA := $(foreach s,$(filter-out $(HOST_STEMS),$(STEMS)),$(RESDIR)/sparsegrid_$(s).dat)
 
 # Fig. 5.1: 2D tiles 33x33, Nt = 1..7000 (log-spaced subset)
 RUN_fig5_1_2d := --exp=fig5_1

@@ -3,13 +3,15 @@
 # Fig. 10: speedup T(lambda) / T(lambda_tc) per variant, rho = 8 16 32, r = 3..16 (sw) or
 # 3..15 (rd, ca; the n x n byte arrays of 2^30 cells), QUICK: up to r = 12 / 11.  The sw file
 # also holds the map-cost measurement (map=table: the kernel with lambda looked up).
-run: $(RESDIR)/tensorcore_fig10_sw.dat $(RESDIR)/tensorcore_fig10_rd.dat $(RESDIR)/tensorcore_fig10_ca.dat
+# (make run, common.mk: every file here needs a GPU; no HOST_DATA)
+GPU_DATA += $(RESDIR)/tensorcore_fig10_sw.dat $(RESDIR)/tensorcore_fig10_rd.dat $(RESDIR)/tensorcore_fig10_ca.dat
 
 $(RESDIR)/tensorcore_fig10_%.dat: tensorcore
 	./tensorcore --exp=fig10 --work=$* $(RUNFLAGS) --out=$(RESDIR)
 
-# Both readings of variant 2 (section 5.2, Fig. 8), re-paired from the Fig. 10 data (host).
-run: $(RESDIR)/tensorcore_v2readings_sw.dat $(RESDIR)/tensorcore_v2readings_rd.dat $(RESDIR)/tensorcore_v2readings_ca.dat
+# Both readings of variant 2 (section 5.2, Fig. 8), re-paired from the Fig. 10 data (host, but
+# from GPU data: in GPU_DATA).
+GPU_DATA += $(RESDIR)/tensorcore_v2readings_sw.dat $(RESDIR)/tensorcore_v2readings_rd.dat $(RESDIR)/tensorcore_v2readings_ca.dat
 $(RESDIR)/tensorcore_v2readings_%.dat: $(RESDIR)/tensorcore_fig10_%.dat v2_readings.sh
 	./v2_readings.sh $< $@
 
