@@ -468,9 +468,9 @@ static int e_a(void *o) { (void)o; return 11; }
 static int e_b(void *o) { (void)o; return 12; }
 static int e_c(void *o) { (void)o; return 13; }
 static const experiment EXPS[] = {
-    {"fig3", "Fig. 3", "first", e_a},
-    {"fig3b", "Fig. 3b", "second", e_b},
-    {"last", "beyond the paper", "third", e_c},
+    {.name = "fig3", .paper_item = "Fig. 3", .about = "first", .run = e_a},
+    {.name = "fig3b", .paper_item = "Fig. 3b", .about = "second", .run = e_b},
+    {.name = "last", .paper_item = "beyond the paper", .about = "third", .run = e_c},
 };
 
 static void select_child(const void *arg)
