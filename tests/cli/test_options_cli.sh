@@ -8,9 +8,11 @@
 #   - an --out that cannot be written is exit 2 in every program (volume, simplex2d,
 #     hierarchize, neighbors), found before any work;
 #   - without a GPU: "SKIP: no NVIDIA GPU/driver found" on stderr (stdout empty), and
-#     `make run` ends with one line pointing to `make plots DATA=ref`;
+#     `make run` (only host-only data; none in common/) succeeds and ends with one line
+#     pointing to `make plots DATA=ref` (more in test_make_nogpu_cli.sh);
 #   - make plots: DIRS=nonexistent, TERM=svg, DATA=bogus are exit-2 errors (no .svg file);
-#     no data at all is one line pointing to DATA=ref and a failure.
+#     no data at all with DATA=results (no fallback to results-ref/) is one line pointing to
+#     DATA=ref and a failure.
 . "$(dirname "$0")/lib.sh"
 tmp=$cli_tmp
 cli_need "make all" common/bandwidth simplex2d/simplex2d simplex3d/simplex3d simplex3d/volume hashmesh/hashmesh \
@@ -57,17 +59,18 @@ one_line "hierarchize unwritable --out" 'cannot write' "$out"
 printf 'amr2d 1 1 0\n0 0 0\n' > $tmp/m.txt
 out=$(expect 2 hashmesh/neighbors --in=$tmp/m.txt --out=$tmp/file/o.txt); one_line "neighbors unwritable --out" 'cannot write' "$out"
 
-# ---- no GPU: the SKIP line on stderr says so, and make run ends pointing to DATA=ref
+# ---- no GPU: the SKIP line on stderr says so, and make run (nothing host-only in common/)
+# succeeds and ends pointing to DATA=ref
 common/bandwidth --check-device >$tmp/so 2>$tmp/se; rc=$?
 if [ $rc -eq 77 ]; then
   [ -s $tmp/so ] && cli_fail "SKIP written to stdout: $(cat $tmp/so)"
   grep -q '^SKIP: no NVIDIA GPU/driver found' $tmp/se || cli_fail "SKIP line: $(cat $tmp/se)"
-  make -s --no-print-directory run DIRS=common >$tmp/run.out 2>&1 && cli_fail "make run without a GPU exited 0"
+  make -s --no-print-directory run DIRS=common >$tmp/run.out 2>&1 || cli_fail "make run DIRS=common without a GPU exited $?: $(tail -n 3 $tmp/run.out)"
   last=$(grep -Ev '^make(\[[0-9]+\])?: \*\*\*' $tmp/run.out | tail -n 1)  # make's own trailer (make[N] when nested)
   printf '%s\n' "$last" | grep -q 'make plots DATA=ref' || cli_fail "make run without a GPU ends with: $last"
 elif [ $rc -ne 0 ]; then cli_fail "bandwidth --check-device -> exit $rc"; fi
 
-# ---- make plots: bad settings are errors; no data points to DATA=ref
+# ---- make plots: bad settings are errors; no data (DATA=results: no fallback) points to DATA=ref
 out=$(expect 2 make -s --no-print-directory plots DIRS=nonexistent); printf '%s\n' "$out" | grep -q "no directory 'nonexistent'" || cli_fail "DIRS=nonexistent: $out"
 rm -f plots/out/common_bandwidth.svg
 out=$(PLOT_TERM=svg DATA=ref ./plots/render.sh 2>&1); rc=$?
@@ -81,7 +84,7 @@ out=$(DIRS=nonexistent ./plots/render.sh 2>&1); rc=$?
 nodata=""
 for gp in plots/*_*.gp; do d=$(basename $gp); d=${d%%_*}; ls $d/results/*.dat >/dev/null 2>&1 || { nodata=$d; break; }; done
 if [ -n "$nodata" ]; then
-  out=$(DIRS=$nodata ./plots/render.sh 2>&1); rc=$?
+  out=$(DATA=results DIRS=$nodata ./plots/render.sh 2>&1); rc=$?
   [ $rc -ne 0 ] || cli_fail "plots with no data for $nodata exited 0"
   one_line "plots with no data ($nodata)" 'make plots DATA=ref' "$out"
 fi
