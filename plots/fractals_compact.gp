@@ -21,7 +21,7 @@ set style line 72 lc rgb '#2ca02c' pt 5 lw 2   # sierpinski-carpet
 set logscale y 10
 set xlabel 'level r'
 set key top left
-set multiplot layout 1,2 title 'ca on compact storage (k^r cells) vs embedded (n^2 cells), '.gpu_of(datadir.'/fractals_compact_sierpinski-triangle.dat')
+set multiplot layout 1,2 title 'beyond the paper (section 7, future work): ca on compact storage (k^r cells) vs embedded (n^2 cells), '.gpu_of(datadir.'/fractals_compact_sierpinski-triangle.dat')
 set title 'time of one step'
 set ylabel 'ms per step'
 set format y '10^{%L}'

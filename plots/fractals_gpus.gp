@@ -26,7 +26,7 @@ set key top left
 set yrange [0.5:100]
 g1 = gpu_of(datadir.'/fractals_best_sw.dat')
 g2 = gpu_of(datadir.'/h100/fractals_best_sw.dat')
-set multiplot layout 1,3 title 'Sierpinski triangle: lambda(omega) vs bounding box on two GPUs'
+set multiplot layout 1,3 title 'beyond the paper: Sierpinski triangle, lambda(omega) vs bounding box on two GPUs (best rho vs best rho)'
 do for [t in "sw rd ca"] {
     set title 'test '.t
     if (t eq 'sw') { set key } else { unset key }

@@ -32,7 +32,7 @@ set style fill solid 1.0 noborder
 set palette maxcolors 12 defined (0 '#1f77b4', 1 '#ff7f0e', 2 '#9467bd', 3 '#d62728', 4 '#8c564b', 5 '#e377c2', 6 '#7f7f7f', 7 '#bcbd22', 8 '#17becf', 9 '#393b79', 10 '#843c39', 11 '#7b4173')
 set cbrange [0:11]
 waste = 'lc rgb "#98df8a"'
-set multiplot layout 3,3 title 'Thread layouts: bounding box vs lambda(omega) (thesis Figs. 4 and 5); colour = block, green = wasted thread'
+set multiplot layout 3,3 title 'Figs. 4 and 5 of Quezada: thread layouts, bounding box vs lambda(omega); colour = block, green = wasted thread'
 do for [i=1:3] {
     fr = word(names, i)
     n = info(fr, 'n')

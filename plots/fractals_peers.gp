@@ -30,7 +30,7 @@ set xtics (8, 16, 32)
 set xlabel 'block side rho'
 set ylabel 'ms per launch'
 set key top right
-set multiplot layout 3,2 title 'Sierpinski triangle, sw, n = 2^{16}: the authors'' gpumaps beside ours, one run on each GPU'
+set multiplot layout 3,2 title 'beyond the paper: the authors'' gpumaps beside ours, Sierpinski triangle, sw, n = 2^{16}, one run on each GPU'
 do for [g in "h200 h100 h100_791b176"] {
     f = datadir.'/peers/gpumaps_peer_fractals_'.g.'.dat'
     if (g ne 'h200') { unset key }

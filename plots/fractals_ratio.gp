@@ -31,7 +31,7 @@ set format x '2^{%.0L}'
 set format y '10^{%L}'
 set xlabel 'n (side of the embedded array)'
 set key top left font ',8'
-set multiplot layout 1,2 title 'bounding box / lambda(omega): parallel space (s^2/k)^{r_b} and memory n^2/k^r'
+set multiplot layout 1,2 title 'beyond the paper (section 4 formula, no figure): bounding box / lambda(omega), parallel space (s^2/k)^{r_b} and memory n^2/k^r'
 set title 'parallel space: bb threads / lambda threads (rho = 8, 9 or 4)'
 set ylabel 'ratio (x)'
 plot for [i=1:9] f using "n":(sel(word(names, i), "space_ratio_x")) with linespoints ls (200 + i) title word(names, i)

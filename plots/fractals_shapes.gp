@@ -20,7 +20,7 @@ unset grid
 set border 0
 set size ratio -1
 set style fill solid 1.0 noborder
-set multiplot layout 3,3 title 'NBB fractals of Table 1 (sierpinski-triangle r=5, candy r=3, others r=3)'
+set multiplot layout 3,3 title 'Table 1 of Quezada: the NBB fractals (sierpinski-triangle r=5, candy r=3, others r=3)'
 do for [i=1:9] {
     fr = word(names, i)
     set title fr

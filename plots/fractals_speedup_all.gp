@@ -28,7 +28,7 @@ set format x '2^{%.0L}'
 set xlabel 'n (side of the embedded array)'
 set ylabel 'speedup over bb (x), best rho vs best rho'
 set key top left font ',8'
-set multiplot layout 1,3 title 'lambda(omega) vs bounding box, all fractals of Table 1, '.gpu_of(datadir.'/fractals_best_sw.dat')
+set multiplot layout 1,3 title 'beyond the paper (section 4 claim, no figure): lambda(omega) vs bounding box, the fractals of Table 1, '.gpu_of(datadir.'/fractals_best_sw.dat')
 do for [t in "sw rd ca"] {
     b = datadir.'/fractals_best_'.t.'.dat'
     set title 'test '.t

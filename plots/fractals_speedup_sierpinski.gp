@@ -30,7 +30,7 @@ set key top left
 set yrange [0.5:100]
 # the paper's number: a point without text, named by its own key entry (a text label beside
 # the point sat on the markers)
-set multiplot layout 1,3 title 'Sierpinski triangle: lambda(omega) vs bounding box, '.gpu_of(datadir.'/fractals_speedup_sw.dat')
+set multiplot layout 1,3 title 'beyond the paper (thesis section 4 claims it, no figure): Sierpinski triangle, lambda(omega) vs bounding box, '.gpu_of(datadir.'/fractals_speedup_sw.dat')
 do for [t in "sw rd ca"] {
     f = datadir.'/fractals_speedup_'.t.'.dat'
     b = datadir.'/fractals_best_'.t.'.dat'
@@ -41,6 +41,6 @@ do for [t in "sw rd ca"] {
          f using "n":(sp("lambda", 32)) with linespoints ls 103 title 'lambda, rho=32', \
          b using "n":(best("lambda")) with linespoints ls ls_lambda lw 2 title 'lambda, best rho vs bb best rho', \
          b using "n":(best("lambda-thread")) with linespoints ls 104 title 'lambda-thread, best rho', \
-         keyentry with points ls 105 title (t eq 'sw' ? 'paper: about 10x at n = 2^{16}' : '')
+         keyentry with points ls 105 title (t eq 'sw' ? 'marker: 10x at n = 2^{16}, not in the thesis (unchecked)' : '')
 }
 unset multiplot
