@@ -5,6 +5,8 @@
 #   make plots        render plots/<dir>_*.gp into plots/out/ (DATA=ref: committed data,
 #                     DATA=quick: results-quick/; default: results/, else results-ref/; TERM=png)
 #   make test         build, then run tests/ (GPU tests SKIP without a GPU; includes check-claims)
+#   make report       the results page plots/out/index.html: every figure (PNG) with its paper item,
+#                     the paper's number and ours, command and data (DATA=ref by default; no GPU)
 #   make check-claims every measured number of the READMEs against results-ref/, and its provenance
 #   make readme-tables rewrite the READMEs' generated tables from results-ref/
 #   make sanitize     compute-sanitizer memcheck + racecheck over every QUICK run, memcheck over GPU tests
@@ -21,7 +23,7 @@ DATA ?=
 # shell's terminal type and is ignored, TERM=... on the command line must be pdf or png
 TERM_PLOT := $(if $(filter command line,$(origin TERM)),$(TERM),pdf)
 
-.PHONY: all run quick plots test check-claims readme-tables sanitize clean help common $(SUBDIRS)
+.PHONY: all run quick plots report test check-claims readme-tables sanitize clean help common $(SUBDIRS)
 
 all: common $(SUBDIRS)
 
@@ -43,6 +45,13 @@ quick:
 plots:
 	@DATA='$(DATA)' PLOT_TERM='$(TERM_PLOT)' DIRS='$(if $(filter command line,$(origin DIRS)),$(DIRS))' STRICT='$(STRICT)' ./plots/render.sh
 
+# the results page: PNGs from DATA (ref unless given), then plots/report.sh reads the READMEs'
+# figure tables into plots/out/index.html
+REPORT_DATA := $(if $(DATA),$(DATA),ref)
+report:
+	@DATA='$(REPORT_DATA)' PLOT_TERM=png DIRS= STRICT=1 ./plots/render.sh >/dev/null
+	@DATA='$(REPORT_DATA)' ./plots/report.sh
+
 test: all
 	$(MAKE) -C tests run
 
@@ -63,5 +72,5 @@ clean:
 	rm -rf plots/out
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# //'
+	@sed -n '2,13p' Makefile | sed 's/^# //'
 	@echo "paper directories present: $(DIRS)"
