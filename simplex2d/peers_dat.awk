@@ -47,6 +47,7 @@ $1 == "gpumaps" {
     next
 }
 $1 == "ours-columns" {
+    for (i = 1; i <= ncols; i++) delete at[col[i]] # a later block's columns replace the earlier ones
     ncols = NF - 1
     for (i = 2; i <= NF; i++) col[i - 1] = $i
     for (i = 1; i <= ncols; i++) at[col[i]] = 0
