@@ -72,7 +72,7 @@ HOST_ONLY ?=
 run:
 	@MAKE='$(MAKE)' HOST_ONLY='$(HOST_ONLY)' RESDIR='$(RESDIR)' $(COMMON_DIR)/run-data.sh dir '$(notdir $(CURDIR))' '$(strip $(HOST_DATA))' '$(strip $(GPU_DATA))'
 run-list:
-	@echo 'host: $(strip $(HOST_DATA))'; echo 'gpu: $(strip $(GPU_DATA))'
+	$(info host: $(strip $(HOST_DATA)))$(info gpu: $(strip $(GPU_DATA)))@:
 
 %: %.cu $(HEADERS) $(FLAGSTAMP)
 	$(NVCC_BUILD) -o $@ $< $(LDLIBS)
