@@ -10,7 +10,7 @@ if (!exists("outfile")) outfile = 'plots/out/hashmesh_clustered.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_clustered_sort.dat'
 sel(m, c) = (strcol("method") eq m) ? column(c) : NaN
-set multiplot layout 1,2 title "Clustered keys (Pareto gaps), n = 2^{20}\n".gpu_of(f)
+set multiplot layout 1,2 title "beyond the paper: clustered keys (Pareto gaps), n = 2^{20}\n".gpu_of(f)
 set xlabel 'tail index alpha'
 set xrange [*:*] reverse
 set logscale y

@@ -19,7 +19,7 @@ nranks = system(sprintf("grep -v '^#' '%s' | awk 'NR == 1 { for (k = 1; k <= NF;
 hdr = system(sprintf("grep -v '^#' '%s' | head -n 1", f))
 has(c) = strstrt(' '.hdr.' ', ' '.c.' ') > 0
 dist = has('partition_dist_ms')
-set title "Phases of the distributed neighbour step, ".nranks." ranks (git ".git_of(f).")\n".gpu_of(f)
+set title "beyond the paper: phases of the distributed neighbour step, ".nranks." ranks (git ".git_of(f).")\n".gpu_of(f)
 set xlabel 'AMR cells n'
 set ylabel 'time (ms)'
 set logscale xy

@@ -1,4 +1,4 @@
-# plots/hashmesh_dist_scaling.gp -- beyond the paper (Robey, Nicholaeff, Robey, sec. 5's open problem): distributed 2D neighbours (Listing 2) on 1, 2 and 4 GPUs.
+# plots/hashmesh_dist_scaling.gp -- beyond the paper (Robey, Nicholaeff, Robey, the conclusion's open problem): distributed 2D neighbours (Listing 2) on 1, 2 and 4 GPUs.
 # inputs: hashmesh_dist_scaling_gpu_p1.dat hashmesh_dist_scaling_gpu_p2.dat
 # Reads datadir/hashmesh_dist_scaling_<backend>_p{1,2}.dat and _p4.dat where it exists (hashmesh/neighbors-mpi --exp=scaling). Output: outfile (plots/out/hashmesh_dist_scaling.pdf|png).
 # Left (strong scaling): x: AMR cells n (log); y: neighbour step = ghost exchange + hash build + query (ms, log), median with [min, max].
@@ -26,7 +26,7 @@ s_strong = p4 ? sprintf(", '%s' using 'n':'total_ms':'total_min_ms':'total_max_m
 s_weak = p4 ? sprintf(", '%s' using (column('n') / column('ranks')):'total_ms' with linespoints ls ls_ranks4 title '%s'", f4, t4) : ""
 s_remesh = p4 ? sprintf(", '%s' using 'n':'remesh_dist_ms' with linespoints ls ls_ranks4 title '%s', '%s' using 'n':(column('remesh_dist_ms') + column('total_ms')) with linespoints ls ls_ranks4 dt 2 pt 8 title '%s, + step'", f4, t4, f4, t4) : ""
 s_sort2 = sort2 ? sprintf(", '%s' using 'n':'remesh_sort2_ms' with linespoints ls ls_ranks2 dt 3 pt 12 title '2 ranks, sorting twice (first design)'", f2) : ""
-set multiplot layout 1,3 title "Distributed 2D neighbours (Listing 2, Morton partition, ghost cells)\n".gpu_of(top) font ',10'
+set multiplot layout 1,3 title "beyond the paper: distributed 2D neighbours (Listing 2, Morton partition, ghost cells)\n".gpu_of(top) font ',10'
 set logscale xy
 set format x '2^{%L}'; set logscale x 2
 set format y '10^{%L}'

@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_fig3_10_remap2d.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_fig3_10_remap2d.dat'
-set title "Fig. 3.10: 2D remap\n".gpu_of(f)
+set title "Fig. 3.10 of [Robey et al.]: 2D remap\n".gpu_of(f)
 set xlabel 'AMR cells n of each mesh (levmax 1)'
 set ylabel 'time per remap (ms)'
 set logscale xy

@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_fig3_11_table.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_fig3_11_table.dat'
-set title "Fig. 3.11: table look-up, 51 x 23 EOS-like table, bilinear\n".gpu_of(f)
+set title "Fig. 3.11 of [Robey et al.]: table look-up, 51 x 23 EOS-like table, bilinear\n".gpu_of(f)
 set xlabel 'look-ups'
 set ylabel 'time for all look-ups (ms)'
 set logscale xy

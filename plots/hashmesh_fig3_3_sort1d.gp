@@ -13,7 +13,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_fig3_3_sort1d.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_fig3_3_sort1d.dat'
-set title "Fig. 3.3: 1D sort (dmin 2, dmax 4)\n".gpu_of(f)
+set title "Fig. 3.3 of [Robey et al.]: 1D sort (dmin 2, dmax 4)\n".gpu_of(f)
 set xlabel 'keys n'
 set ylabel 'time per sort (ms)'
 set logscale xy

@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_fig3_4_sort_ratio.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_fig3_4_sort_ratio.dat'
-set title "Fig. 3.4: 1D sort of 2^{20} keys vs dmax/dmin\n".gpu_of(f)
+set title "Fig. 3.4 of [Robey et al.]: 1D sort of 2^{20} keys vs dmax/dmin\n".gpu_of(f)
 set xlabel 'dmax / dmin (hash table grows with it)'
 set ylabel 'time per sort (ms)'
 set logscale xy

@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_fig3_5_sort2d.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_fig3_5_sort2d.dat'
-set title "Fig. 3.5: 2D sort of AMR cells, (j, i) order\n".gpu_of(f)
+set title "Fig. 3.5 of [Robey et al.]: 2D sort of AMR cells, (j, i) order\n".gpu_of(f)
 set xlabel 'AMR cells n (levmax 1)'
 set ylabel 'time per sort (ms)'
 set logscale xy

@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_fig3_6_neigh1d.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_fig3_6_neigh1d.dat'
-set title "Fig. 3.6: 1D neighbours\n".gpu_of(f)
+set title "Fig. 3.6 of [Robey et al.]: 1D neighbours\n".gpu_of(f)
 set xlabel 'cells n (1D, dmax/dmin 2)'
 set ylabel 'time for all neighbours (ms)'
 set logscale xy

@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_fig3_7_neigh2d.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_fig3_7_neigh2d.dat'
-set title "Fig. 3.7: 2D neighbours (Listing 2)\n".gpu_of(f)
+set title "Fig. 3.7 of [Robey et al.]: 2D neighbours (Listing 2)\n".gpu_of(f)
 set xlabel 'AMR cells n (levmax 1)'
 set ylabel 'time for all neighbours (ms)'
 set logscale xy

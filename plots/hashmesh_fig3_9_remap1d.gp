@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_fig3_9_remap1d.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_fig3_9_remap1d.dat'
-set title "Fig. 3.9: 1D remap\n".gpu_of(f)
+set title "Fig. 3.9 of [Robey et al.]: 1D remap\n".gpu_of(f)
 set xlabel 'cells n of each mesh (widths 1 or 2)'
 set ylabel 'time per remap (ms)'
 set logscale xy

@@ -12,7 +12,7 @@ f = datadir.'/hashmesh_levmax_neigh.dat'
 sel(m, c) = (strcol("method") eq m) ? column(c) : NaN
 fn = f
 fr = datadir.'/hashmesh_levmax_remap.dat'
-set multiplot layout 2,2 title "2D neighbours and remap vs levmax (corner-refined meshes)\n".gpu_of(f)
+set multiplot layout 2,2 title "beyond the paper: 2D neighbours and remap vs levmax (corner-refined meshes)\n".gpu_of(f)
 set xlabel 'levmax (finest level)'
 set logscale y
 set format y '10^{%L}'

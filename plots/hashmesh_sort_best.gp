@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_sort_best.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_sort_best.dat'
-set title "1D sort against the strongest sorts (dmin 2, dmax 4)\n".gpu_of(f)
+set title "beyond the paper: 1D sort against the strongest sorts (dmin 2, dmax 4)\n".gpu_of(f)
 set xlabel 'keys n'
 set ylabel 'time per sort (ms)'
 set logscale xy

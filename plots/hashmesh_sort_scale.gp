@@ -26,7 +26,7 @@ copy_gbs = num_or_nan(meta_num(fu, 'copy_gbs', '\([0-9.]*\)'))
 onesweep = num_or_nan(meta_num(fu, 'reference', '.*: \([0-9.]*\) G.*'))
 ceiling = copy_gbs / minbytes
 sel(m, c) = (strcol("method") eq m) ? column(c) : NaN
-set multiplot layout 2,2 title "Table 4.2 extended: GPU sorts to 2^{27} keys\n".gpu_of(fu)
+set multiplot layout 2,2 title "beyond the paper: Table 4.2 extended, GPU sorts to 2^{27} keys\n".gpu_of(fu)
 set logscale x 2
 set format x '2^{%L}'
 set xrange [2**15.6:2**27.4]

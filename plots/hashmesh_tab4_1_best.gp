@@ -14,7 +14,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_tab4_1_best.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_tab4_1_best.dat'
-set title "Table 4.1 against the best baselines (about 2 million elements)\n".gpu_of(f)
+set title "beyond the paper: Table 4.1 against the best baselines (about 2 million elements)\n".gpu_of(f)
 set ylabel 'speed-up over the best baseline (x)'
 set logscale y
 set style data histograms

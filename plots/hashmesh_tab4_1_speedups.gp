@@ -12,7 +12,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_tab4_1_speedups.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_tab4_1_speedups.dat'
-set title "Table 4.1: speed-ups at about 2 million elements (ours solid, paper hatched)\n".gpu_of(f)
+set title "Table 4.1 of [Robey et al.]: speed-ups at about 2 million elements (ours solid, paper hatched)\n".gpu_of(f)
 set ylabel 'speed-up over the serial CPU reference (x)'
 set logscale y
 set yrange [1:*]

@@ -16,7 +16,7 @@ f = datadir.'/hashmesh_tab4_2_best.dat'
 f2 = datadir.'/hashmesh_tab4_2_best_run2.dat'
 fc = datadir.'/hashmesh_tab4_2_best_cold.dat'
 has_cold = file_exists(fc)
-set title "Table 4.2 against the strongest radix sort\n".gpu_of(f)
+set title "beyond the paper: Table 4.2 against the strongest radix sort\n".gpu_of(f)
 set xlabel 'keys n'
 set ylabel 'radix sort time / hash sort time'
 set logscale xy 2

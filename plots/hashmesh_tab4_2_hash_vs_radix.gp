@@ -12,7 +12,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/hashmesh_tab4_2_hash_vs_radix.'.term
 load styledir.'/style.gp'
 f = datadir.'/hashmesh_tab4_2_hash_vs_radix.dat'
-set title "Table 4.2: GPU hash sort / CUB radix sort\n".gpu_of(f)
+set title "Table 4.2 of [Robey et al.]: GPU hash sort / CUB radix sort\n".gpu_of(f)
 set xlabel 'keys n'
 set ylabel 'speed-up over CUB radix sort (x)'
 set logscale x 2
