@@ -18,7 +18,7 @@ p4 = file_exists(f4)
 top = p4 ? f4 : f2
 # the rows of one kernel and variant; NaN elsewhere (style.gp: missing NaN keeps the lines joined)
 sel(k, v, c) = (strcol("kernel") eq k && strcol("variant") eq v) ? column(c) : NaN
-set multiplot layout 1,2 title "Triangle split by lambda across GPUs (rank r: blocks [rT/P, (r+1)T/P))\n".gpu_of(top) font ',10'
+set multiplot layout 1,2 title "Beyond the paper: triangle split by lambda across GPUs (rank r: blocks [rT/P, (r+1)T/P))\n".gpu_of(top) font ',10'
 set logscale xy
 set xtics ("2^{16}" 65536, "2^{17}" 131072, "2^{18}" 262144) nomirror
 set xtics add ("" 300000, "" 370000)

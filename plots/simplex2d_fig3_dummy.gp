@@ -15,7 +15,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/simplex2d_fig3_dummy.'.term
 load styledir.'/style.gp'
 f = datadir.'/simplex2d_fig3_dummy.dat'
-set title 'Square-root variants of {/Symbol l}({/Symbol w}), dummy kernel, '.gpu_of(f)
+set title 'Fig. 3 of [NL]: square-root variants of {/Symbol l}({/Symbol w}), dummy kernel, '.gpu_of(f)
 set xlabel 'N (x 2^{10})'
 set ylabel 'I = T_{BB} / T_{map}'
 # I = 1 (BB) inside the frame, not on the bottom axis; the key in the empty band between BB and

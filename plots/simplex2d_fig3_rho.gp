@@ -24,7 +24,7 @@ set xlabel 'N (x 2^{10})'
 set ylabel 'I = T_{BB} / T_{map}'
 set xrange [0:66]
 set yrange [0:3.2]
-set multiplot title 'Square-root variants of {/Symbol l}({/Symbol w}), zero-work kernel, '.gpu_of(datadir.'/rho16/simplex2d_fig3_dummy.dat')
+set multiplot title 'Fig. 3 of [NL] per block side (beyond the paper): square-root variants of {/Symbol l}({/Symbol w}), zero-work kernel, '.gpu_of(datadir.'/rho16/simplex2d_fig3_dummy.dat')
 unset key
 set size 0.333, 0.78
 col = 0

@@ -17,7 +17,7 @@ set xlabel 'N (x 2^{10})'
 set ylabel 'I = T_{BB} / T_{map}'
 # one key for the four panels (the same series in each), drawn with the first panel in a band
 # reserved below the grid (the multiplot margins leave it free): it covers no data
-set multiplot layout 2,2 title 'Improvement over the bounding box, rho = 16, '.gpu_of(datadir.'/simplex2d_fig5_dummy.dat') \
+set multiplot layout 2,2 title 'Fig. 5 of [NL]: improvement over the bounding box, rho = 16, '.gpu_of(datadir.'/simplex2d_fig5_dummy.dat') \
     margins 0.07, 0.98, 0.11, 0.93 spacing 0.08, 0.1
 do for [k in "dummy edm4d collision3d collision1d"] {
   f = datadir.'/simplex2d_fig5_'.k.'.dat'

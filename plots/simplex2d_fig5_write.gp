@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/simplex2d_fig5_write.'.term
 load styledir.'/style.gp'
 f = datadir.'/simplex2d_fig5_write.dat'
-set title 'Write kernel, rho = 16, '.gpu_of(f)
+set title 'Fig. 5 of [NL], beyond the paper: write kernel, rho = 16, '.gpu_of(f)
 set xlabel 'N (x 2^{10})'
 set ylabel 'I = T_{BB} / T_{map}'
 # the key in a band reserved below the x label: inside, it covered UTM for N >= 24

@@ -10,7 +10,7 @@ if (!exists("outfile")) outfile = 'plots/out/simplex2d_gpus.'.term
 load styledir.'/style.gp'
 f1 = datadir.'/simplex2d_fig5_write.dat'
 f2 = datadir.'/h100/simplex2d_fig5_write.dat'
-set title 'Write kernel, rho = 16: '.gpu_of(f1).' (solid) and '.gpu_of(f2).' (dashed)'
+set title 'Fig. 5 of [NL] (write kernel, rho = 16) on two GPUs: '.gpu_of(f1).' (solid) and '.gpu_of(f2).' (dashed)'
 set xlabel 'N (x 2^{10})'
 set ylabel 'I = T_{BB} / T_{map}'
 set yrange [0:2.4]

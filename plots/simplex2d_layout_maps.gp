@@ -25,7 +25,7 @@ set palette defined (0 '#3b4cc0', 1 '#f7f7f7', 2 '#b40426')
 set palette maxcolors 0
 unset key
 set grid noxtics noytics
-set multiplot layout 2,3 title 'Block of each cell, n = 32, rho = 4 (colour = linear block id; rec: launch x 1000 + block)'
+set multiplot layout 2,3 title 'Figs. 2 and 4 of [NL]: block of each cell, n = 32, rho = 4 (colour = linear block id; rec: launch x 1000 + block)'
 do for [m in "bb rb rec utm lambda-exact recursive"] {
   f = datadir.'/simplex2d_layout_'.m.'.dat'
   set title m

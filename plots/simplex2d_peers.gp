@@ -29,7 +29,7 @@ set xtics (16, 32)
 set xlabel 'block side rho'
 set ylabel 'ms per launch'
 set key top right font ',9'
-set multiplot layout 1,2 title 'Triangle, N = 32768: the authors'' gpumaps beside ours, '.gpu_of(f1)
+set multiplot layout 1,2 title 'Beyond the paper: triangle, N = 32768, the authors'' gpumaps beside ours, '.gpu_of(f1)
 set title 'one store per cell'
 set yrange [0.5:4]
 set ytics (0.5, 0.6, 0.8, 1, 1.5, 2, 3, 4)

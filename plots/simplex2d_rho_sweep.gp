@@ -29,7 +29,7 @@ set xrange [0:66]
 set yrange [0:3.2]
 # six panels placed by hand above a band that holds the one key (drawn by an empty plot of
 # the band's full width, so the key lies in two rows over no data)
-set multiplot title 'Improvement over the bounding box per block side rho, '.gpu_of(datadir.'/rho16/simplex2d_fig5_write.dat')
+set multiplot title 'Beyond the paper (Fig. 5 of [NL] per block side rho): improvement over the bounding box, '.gpu_of(datadir.'/rho16/simplex2d_fig5_write.dat')
 unset key
 set size 0.333, 0.42
 col = 0
