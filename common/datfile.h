@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "check.h"
 #include "args.h"
 #include "host.h"
@@ -133,11 +134,31 @@ static inline void datfile_meta(datfile *d, const char *key, const char *fmt, ..
     fputc('\n', d->f);
 }
 
+/* Whether <dir>/<name> may be (re)written: 0 when it does not exist or is a regular file this
+ * process may write; else 2 and the one-line reason in msg.  An existing output that is a
+ * directory, read-only or immutable is bad input (exit 2) found before any work, not a failed
+ * rename (exit 1) after it.  datfile_open calls it; an MPI program's rank 0 calls it first and
+ * passes the verdict to dist_agree, so that every rank exits 2. */
+static inline int datfile_check_target(const char *dir, const char *name, char *msg, size_t size)
+{
+    char path[1100];
+    struct stat s;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (stat(path, &s)) return 0;
+    if (!S_ISREG(s.st_mode)) snprintf(msg, size, "cannot write %s: it exists and is not a regular file", path);
+    else if (access(path, W_OK)) snprintf(msg, size, "cannot write %s: %s (an existing output is replaced only when writable)",
+                                          path, strerror(errno));
+    else return 0;
+    return 2;
+}
+
 static inline void datfile_open(datfile *d, const char *dir, const char *name, const dat_meta *m)
 {
     datfile_mkdirs(dir);
     if (snprintf(d->path, sizeof d->path, "%s/%s", dir, name) >= (int)sizeof d->path)
         DIE_USAGE("output path too long: %.60s...", dir);
+    char why[1200];
+    if (datfile_check_target(dir, name, why, sizeof why)) DIE_USAGE("%s", why);
     snprintf(d->tmp, sizeof d->tmp, "%s.tmp", d->path);
     datfile_track(d->tmp, 1); /* before the file exists: a refusal here (too many open) leaves none */
     d->f = fopen(d->tmp, "w");

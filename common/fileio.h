@@ -7,7 +7,9 @@
  *                                   existing output whose resolved directory + name equals an
  *                                   input's), nor may out.tmp (the house convention writes
  *                                   out.tmp, then renames it), must not be an existing directory
- *                                   or device, and its directory must exist and be writable;
+ *                                   or device, nor an existing file this process may not write
+ *                                   (read-only; for root, immutable), and its directory must
+ *                                   exist and be writable;
  *   fileio_check_size(in, max)      the input exists, is not a directory, and a regular input
  *                                   holds at most max bytes (a pipe or device cannot be bounded
  *                                   by its size: read it with fileio_read_line);
@@ -95,6 +97,9 @@ static inline void fileio_check_out(const char *out_path, const char *const *in_
     int exists = stat(out_path, &so) == 0;
     if (exists && S_ISDIR(so.st_mode)) DIE_USAGE("cannot write %s: it is a directory", out_path);
     if (exists && !S_ISREG(so.st_mode)) DIE_USAGE("cannot write %s: it exists and is not a regular file", out_path);
+    /* read-only (or, for root, immutable): refused now, not a failed rename after the work */
+    if (exists && access(out_path, W_OK))
+        DIE_USAGE("cannot write %s: %s (an existing output is replaced only when writable)", out_path, strerror(errno));
     const char *in;
     if (fileio_is_input(out_path, in_paths, n_in, &in))
         DIE_USAGE("output %s is the same file as the input %s (refused: it would overwrite the input)", out_path, in);
