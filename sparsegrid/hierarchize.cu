@@ -188,25 +188,30 @@ static void run_gpu(const grid_kind *k, void *h, long long tiles, int inverse, i
     CHECK_CUDA(cudaFree(d_in));
 }
 
-int main(int argc, char **argv)
+/* The options of the tool, after args_parse and the required-option checks. */
+typedef struct {
+    const char *dims, *sparse, *in, *out, *backend, *precision;
+    long long tiles;
+    int inverse, threads, device, quiet, allow_nonfinite;
+} hz_opts;
+
+static hz_opts hz_parse(int argc, char **argv)
 {
-    const char *dims = NULL, *sparse = NULL, *in = NULL, *out = NULL, *backend = "cpu", *precision = "float";
-    long long tiles = 0;
-    int inverse = 0, threads = 0, device = 0, quiet = 0, allow_nonfinite = 0;
+    hz_opts o = {NULL, NULL, NULL, NULL, "cpu", "float", 0, 0, 0, 0, 0, 0};
     arg_opt opts[] = {
-        {"dims", ARG_STR, &dims, "full grids: points per dimension, N0xN1x... (each 2^l + 1, N0 fastest, d <= 6)", 0, 0, NULL},
-        {"sparse", ARG_STR, &sparse, "sparse grids: D:N = dimension 1..6 and level (subspace order, README)", 0, 0, NULL},
-        {"tiles", ARG_LONG, &tiles, "number of grids (tiles) T in the file", 1, 9.0e18, NULL},
-        {"in", ARG_STR, &in, "input file: T grids of raw little-endian values (.npy: numpy's format)", 0, 0, NULL},
-        {"out", ARG_STR, &out, "output file (same layout; .npy: numpy's format)", 0, 0, NULL},
-        {"precision", ARG_CHOICE, &precision, "value type in the files", 0, 0,
+        {"dims", ARG_STR, &o.dims, "full grids: points per dimension, N0xN1x... (each 2^l + 1, N0 fastest, d <= 6)", 0, 0, NULL},
+        {"sparse", ARG_STR, &o.sparse, "sparse grids: D:N = dimension 1..6 and level (subspace order, README)", 0, 0, NULL},
+        {"tiles", ARG_LONG, &o.tiles, "number of grids (tiles) T in the file", 1, 9.0e18, NULL},
+        {"in", ARG_STR, &o.in, "input file: T grids of raw little-endian values (.npy: numpy's format)", 0, 0, NULL},
+        {"out", ARG_STR, &o.out, "output file (same layout; .npy: numpy's format)", 0, 0, NULL},
+        {"precision", ARG_CHOICE, &o.precision, "value type in the files", 0, 0,
          "float double"},
-        {"inverse", ARG_FLAG, &inverse, "dehierarchize: surpluses -> values", 0, 0, NULL},
-        {"backend", ARG_CHOICE, &backend, "where to compute", 0, 0, "cpu gpu"},
-        {"threads", ARG_INT, &threads, "cpu: OpenMP threads (0: all processors)", 0, 1024, NULL},
-        {"device", ARG_INT, &device, "gpu: CUDA device index", 0, 63, NULL},
-        {"quiet", ARG_FLAG, &quiet, "no summary line on stderr", 0, 0, NULL},
-        {"allow-nonfinite", ARG_FLAG, &allow_nonfinite,
+        {"inverse", ARG_FLAG, &o.inverse, "dehierarchize: surpluses -> values", 0, 0, NULL},
+        {"backend", ARG_CHOICE, &o.backend, "where to compute", 0, 0, "cpu gpu"},
+        {"threads", ARG_INT, &o.threads, "cpu: OpenMP threads (0: all processors)", 0, 1024, NULL},
+        {"device", ARG_INT, &o.device, "gpu: CUDA device index", 0, 63, NULL},
+        {"quiet", ARG_FLAG, &o.quiet, "no summary line on stderr", 0, 0, NULL},
+        {"allow-nonfinite", ARG_FLAG, &o.allow_nonfinite,
          "accept NaN/Inf input values (they spread to their hierarchical neighbours)", 0, 0, NULL},
     };
     const char *usage = "hierarchize --dims=N0xN1x...|--sparse=D:N --tiles=T --in=FILE --out=FILE [--inverse] "
@@ -214,39 +219,51 @@ int main(int argc, char **argv)
     args_parse(argc, argv, opts, ARGS_COUNT(opts), usage,
                "Hierarchizes full grids (2^l+1 points per dimension, boundary included) or regular sparse grids "
                "with boundary, grid by grid.");
-    if (!dims == !sparse) DIE_USAGE("give exactly one of --dims (full grids, e.g. 33x33) and --sparse (e.g. 3:5); usage: %s", usage);
-    if (!tiles) DIE_USAGE("--tiles is required (the number of grids in the file); usage: %s", usage);
-    if (!in || !out) DIE_USAGE("--in and --out are required; usage: %s", usage);
+    if (!o.dims == !o.sparse) DIE_USAGE("give exactly one of --dims (full grids, e.g. 33x33) and --sparse (e.g. 3:5); usage: %s", usage);
+    if (!o.tiles) DIE_USAGE("--tiles is required (the number of grids in the file); usage: %s", usage);
+    if (!o.in || !o.out) DIE_USAGE("--in and --out are required; usage: %s", usage);
+    return o;
+}
+
+/* The grids of --dims or --sparse (and --precision, --backend): their geometry and size. */
+static grid_kind hz_kind(const hz_opts *o)
+{
     grid_kind k;
     memset(&k, 0, sizeof k);
     char err[256];
-    const char *what = dims ? dims : sparse;
-    k.sparse = sparse != NULL;
-    k.elem = strcmp(precision, "double") ? 4 : 8;
+    k.sparse = o->sparse != NULL;
+    k.elem = strcmp(o->precision, "double") ? 4 : 8;
     if (k.sparse) {
-        if (parse_sparse(sparse, &k.sg, err, sizeof err)) DIE_USAGE("%s", err);
+        if (parse_sparse(o->sparse, &k.sg, err, sizeof err)) DIE_USAGE("%s", err);
         k.points = k.sg.npts;
     } else {
         int lv[SGS_MAXD];
-        k.d = parse_dims6(dims, k.n, lv, err, sizeof err);
+        k.d = parse_dims6(o->dims, k.n, lv, err, sizeof err);
         if (k.d < 0) DIE_USAGE("%s", err);
         /* 1-4 dimensions: the full-grid code (float on the GPU); 5-6 dimensions, and double on
          * the GPU: the full grid in subspace order (sparse.h), bitwise the same result */
-        k.via_subspace = k.d > SG_MAXD || (k.elem == 8 && !strcmp(backend, "gpu"));
+        k.via_subspace = k.d > SG_MAXD || (k.elem == 8 && !strcmp(o->backend, "gpu"));
         if (!k.via_subspace) {
             if (sg_geom_init(&k.g, k.d, k.n, err, sizeof err)) DIE_USAGE("%s", err);
             k.points = k.g.size;
         } else {
-            if (sgs_init_full(&k.sg, k.d, lv, err, sizeof err)) DIE_USAGE("--dims=%s: %s", dims, err);
+            if (sgs_init_full(&k.sg, k.d, lv, err, sizeof err)) DIE_USAGE("--dims=%s: %s", o->dims, err);
             k.points = k.sg.npts;
             k.perm = (long long *)malloc(sizeof(long long) * k.points);
             if (!k.perm) DIE("out of host memory");
             sgs_full_perm(&k.sg, k.perm);
         }
     }
-    if (tiles > (long long)(9.0e18 / k.elem) / k.points) DIE_USAGE("--tiles=%lld: too much data", tiles);
-    long long n = tiles * k.points;
-    unsigned long long want = k.elem * (unsigned long long)n;
+    if (o->tiles > (long long)(9.0e18 / k.elem) / k.points) DIE_USAGE("--tiles=%lld: too much data", o->tiles);
+    return k;
+}
+
+/* --in checked against the grids (size, or the .npy header), --out checked, then the n values
+ * (want bytes) read; non-finite values refused unless --allow-nonfinite. */
+static void *hz_read(const hz_opts *o, const grid_kind *k, long long n, unsigned long long want)
+{
+    const char *in = o->in, *what = o->dims ? o->dims : o->sparse;
+    char err[256];
     struct stat sb;
     if (stat(in, &sb)) DIE_USAGE("cannot read --in=%s: %s", in, strerror(errno));
     if (!S_ISREG(sb.st_mode)) DIE_USAGE("--in=%s is not a regular file", in);
@@ -255,31 +272,32 @@ int main(int argc, char **argv)
     if (npy_is_npy_name(in)) { /* .npy: dtype, C order and the number of values must fit */
         npy_info ni;
         if (npy_read_header(fi, (long long)sb.st_size, &ni, err, sizeof err)) DIE_USAGE("--in=%s: %s", in, err);
-        if ((size_t)ni.elem != k.elem)
+        if ((size_t)ni.elem != k->elem)
             DIE_USAGE("--in=%s holds float%d values; use --precision=%s", in, 8 * ni.elem, ni.elem == 8 ? "double" : "float");
         if (ni.count != n)
-            DIE_USAGE("--in=%s holds %lld values; %lld %s of %s (%lld points each) need %lld", in, ni.count, tiles,
-                      k.sparse ? "sparse grids" : "tiles", what, k.points, n);
+            DIE_USAGE("--in=%s holds %lld values; %lld %s of %s (%lld points each) need %lld", in, ni.count, o->tiles,
+                      k->sparse ? "sparse grids" : "tiles", what, k->points, n);
     } else if ((unsigned long long)sb.st_size != want) {
         DIE_USAGE("--in=%s has %lld bytes; %lld %s of %s (%lld points each) in %s need %llu", in, (long long)sb.st_size,
-                  tiles, k.sparse ? "sparse grids" : "tiles", what, k.points, precision, want);
+                  o->tiles, k->sparse ? "sparse grids" : "tiles", what, k->points, o->precision, want);
     }
     const char *ins[] = {in};
-    fileio_check_out(out, ins, 1); /* not --in under another name, not a directory, writable */
+    fileio_check_out(o->out, ins, 1); /* not --in under another name, not a directory, writable */
     void *h = malloc(want ? want : 1);
     if (!h) DIE("cannot allocate %llu bytes of host memory", want);
     if (fread(h, 1, want, fi) != want) DIE("short read from %s", in);
     fclose(fi);
-    if (!allow_nonfinite) {
-        if (k.elem == 4) refuse_nonfinite((const float *)h, n, k.points, in);
-        else refuse_nonfinite((const double *)h, n, k.points, in);
+    if (!o->allow_nonfinite) {
+        if (k->elem == 4) refuse_nonfinite((const float *)h, n, k->points, in);
+        else refuse_nonfinite((const double *)h, n, k->points, in);
     }
+    return h;
+}
 
-    double t0 = bench_now_ms();
-    if (!strcmp(backend, "cpu")) run_cpu(&k, h, tiles, inverse, threads ? threads : omp_get_num_procs());
-    else run_gpu(&k, h, tiles, inverse, device, what);
-    double ms = bench_now_ms() - t0;
-
+/* The result to --out.tmp (with the .npy header when --out ends in .npy), renamed onto --out. */
+static void hz_write(const hz_opts *o, const grid_kind *k, const void *h, unsigned long long want)
+{
+    const char *out = o->out;
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
     FILE *fo = fopen(tmp, "wb");
@@ -288,11 +306,11 @@ int main(int argc, char **argv)
     if (npy_is_npy_name(out)) { /* shape (T, N_{d-1}, ..., N_0) for tiles, (T, points) for sparse grids */
         long long shape[SGS_MAXD + 1];
         int nd = 1;
-        shape[0] = tiles;
-        if (k.sparse) shape[nd++] = k.points;
+        shape[0] = o->tiles;
+        if (k->sparse) shape[nd++] = k->points;
         else
-            for (int j = k.d - 1; j >= 0; j--) shape[nd++] = k.n[j];
-        bad_header = npy_write_header(fo, (int)k.elem, nd, shape);
+            for (int j = k->d - 1; j >= 0; j--) shape[nd++] = k->n[j];
+        bad_header = npy_write_header(fo, (int)k->elem, nd, shape);
     }
     if (bad_header || fwrite(h, 1, want, fo) != want || fclose(fo)) {
         remove(tmp);
@@ -302,10 +320,27 @@ int main(int argc, char **argv)
         remove(tmp);
         DIE("cannot rename %s to %s: %s", tmp, out, strerror(errno));
     }
-    if (!quiet)
+}
+
+int main(int argc, char **argv)
+{
+    hz_opts o = hz_parse(argc, argv);
+    grid_kind k = hz_kind(&o);
+    const char *what = o.dims ? o.dims : o.sparse;
+    long long n = o.tiles * k.points;
+    unsigned long long want = k.elem * (unsigned long long)n;
+    void *h = hz_read(&o, &k, n, want);
+
+    double t0 = bench_now_ms();
+    if (!strcmp(o.backend, "cpu")) run_cpu(&k, h, o.tiles, o.inverse, o.threads ? o.threads : omp_get_num_procs());
+    else run_gpu(&k, h, o.tiles, o.inverse, o.device, what);
+    double ms = bench_now_ms() - t0;
+
+    hz_write(&o, &k, h, want);
+    if (!o.quiet)
         fprintf(stderr, "%s %lld %s of %s (%s, %.1f MB) on the %s in %.2f ms -> %s\n",
-                inverse ? "dehierarchized" : "hierarchized", tiles, k.sparse ? "sparse grids" : "tiles", what, precision,
-                want / 1e6, backend, ms, out);
+                o.inverse ? "dehierarchized" : "hierarchized", o.tiles, k.sparse ? "sparse grids" : "tiles", what,
+                o.precision, want / 1e6, o.backend, ms, o.out);
     if (k.sparse || k.via_subspace) sgs_free(&k.sg);
     free(k.perm);
     free(h);
