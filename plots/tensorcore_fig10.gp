@@ -10,8 +10,8 @@
 # The paper's numbers (section 6, for n >= 2^10; the text gives no rho): v2 reaches 1.2 on the
 # Titan V and 1.4 on the Titan RTX for sw, 1.2 / 1.3 for rd, and for ca stays below 1 on the
 # Titan V and reaches 1.11 on the Titan RTX; v1 reaches 1.1 on the Titan RTX (sw); v3 is below
-# 1 everywhere.  Drawn as dotted grey lines (v2's) in every panel of the row, labelled in the
-# left column.  Output: plots/out/tensorcore_fig10.pdf (or .png with term = 'png').
+# 1 everywhere.  Drawn as dotted grey lines (v2's) in every panel of the row, their values named
+# in the key (no text on the panels, so no label covers a data point).  Output: plots/out/tensorcore_fig10.pdf (or .png with term = 'png').
 if (!exists("datadir")) datadir = 'tensorcore/results'
 if (!exists("styledir")) styledir = 'plots'
 if (!exists("term")) term = 'pdf'
@@ -44,9 +44,9 @@ set ytics 0.2 format '%.1f'
 set mytics 2
 set tics font ',14'
 # panel (t, q) in screen coordinates: 3 x 3 below the title and the shared key
-px0 = 0.08; px1 = 0.98; gx = 0.045; py0 = 0.07; py1 = 0.82; gy = 0.075
+px0 = 0.08; px1 = 0.98; gx = 0.045; py0 = 0.07; py1 = 0.80; gy = 0.085
 pw = (px1 - px0 - 2 * gx) / 3.0; ph = (py1 - py0 - 2 * gy) / 3.0
-set multiplot title 'Fig. 10: speedup of {/Symbol l}_{tc} over {/Symbol l}, Sierpinski triangle, '.gpu_of(datadir.'/tensorcore_fig10_sw.dat')
+set multiplot title 'Fig. 10 of Quezada: speedup of {/Symbol l}_{tc} over {/Symbol l}, Sierpinski triangle, '.gpu_of(datadir.'/tensorcore_fig10_sw.dat')."\nsw: write every cell;  rd: sum of the cells;  ca: one Game-of-Life step.  Dotted: the paper's v2, Titan V (sw 1.2, rd 1.2, ca < 1) and Titan RTX (1.4, 1.3, 1.11)"
 unset key
 do for [t = 1:3] {
   do for [q = 1:3] {
@@ -64,13 +64,8 @@ do for [t = 1:3] {
       set yrange [floor(min(STATS_min, 1) * 10 - 0.5) / 10.0 : ceil(max(STATS_max, pr) * 10 + 0.5) / 10.0]
     }
     set title word(works, t).', {/Symbol r} = '.word(rhos, q) offset 0,-0.6
+    set xlabel 'n (side of the embedded array)' offset 0,0.9 font ',13'
     if (q == 1) { set ylabel 'speedup over {/Symbol l}' offset 1,0 } else { unset ylabel }
-    if (t == 3) { set xlabel 'n' offset 0,0.5 } else { unset xlabel }
-    unset label
-    if (q == 1) {
-      if (pv == pv) { set label 1 sprintf('paper, Titan V: %g', pv) at graph 0.03, first pv offset 0,0.6 font ',13' tc rgb '#606060' }
-      set label 2 sprintf('paper, Titan RTX: %g', pr) at graph 0.03, first pr offset 0,0.6 font ',13' tc rgb '#606060'
-    }
     plot f using "n":(sel("v1", rho)) with linespoints ls ls_tc_v1, \
          f using "n":(sel("v2", rho)) with linespoints ls ls_tc_v2, \
          f using "n":(sel("v3", rho)) with linespoints ls ls_tc_v3, \
@@ -80,11 +75,11 @@ do for [t = 1:3] {
   }
 }
 # the key of every panel, once, in a strip of its own between the title and the panels
-set lmargin at screen px0; set rmargin at screen px1; set tmargin at screen 0.93; set bmargin at screen 0.86
+set lmargin at screen px0; set rmargin at screen px1; set tmargin at screen 0.915; set bmargin at screen 0.845
 unset title; unset xlabel; unset ylabel; unset label; unset border; unset tics; unset grid
 set yrange [0:1]
 set key center center horizontal maxcols 3 maxrows 2 box opaque samplen 3 spacing 1.1 width 2 font ',15'
 plot NaN with linespoints ls ls_tc_v1 title 'v1 (5.1)', NaN with linespoints ls ls_tc_v2 title 'v2 (5.2)', \
      NaN with linespoints ls ls_tc_v3 title 'v3 (5.3)', NaN with linespoints ls ls_tc_ours title 'mma (ours)', \
-     NaN with linespoints ls 41 title 'v2-mma (ours)', NaN with lines ls 42 title "paper's v2: Titan V, Titan RTX"
+     NaN with linespoints ls 41 title 'v2-mma (ours)', NaN with lines ls 42 title "paper's v2, Titan V / RTX"
 unset multiplot

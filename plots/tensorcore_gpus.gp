@@ -32,7 +32,7 @@ set yrange [0.3:1.6]
 set style fill transparent solid 0.25 noborder
 g1 = gpu_of(datadir.'/tensorcore_fig10_sw.dat')
 g2 = gpu_of(datadir.'/h100/tensorcore_spread_sw.dat')
-set multiplot layout 1,3 title 'Fig. 10 on two GPUs ({/Symbol r} = 16): solid = '.g1.' (1 run); thin dashed = '.g2.' (run 1), bars = its median, [min, max] of '.nruns.' runs (n {/Symbol \263} 2^{14})'
+set multiplot layout 1,3 title 'beyond the paper: Fig. 10 of Quezada on two GPUs ({/Symbol r} = 16): solid = '.g1.' (1 run); thin dashed = '.g2.' (run 1), bars = its median, [min, max] of '.nruns.' runs (n {/Symbol \263} 2^{14})'
 do for [t in "sw rd ca"] {
   f1 = datadir.'/tensorcore_fig10_'.t.'.dat'
   f2 = datadir.'/h100/tensorcore_spread_'.t.'.dat'

@@ -29,7 +29,7 @@ set logscale x 2
 set format x '2^{%L}'
 set xlabel 'n'
 set ylabel 'speedup over {/Symbol l}'
-set multiplot layout 1,3 title 'sw: what the map costs, '.gpu_of(f)
+set multiplot layout 1,3 title 'beyond the paper: what the map costs (sw, write every cell), '.gpu_of(f)
 do for [q = 1:3] {
   rho = word(rhos, q) + 0
   set title '{/Symbol r} = '.word(rhos, q)

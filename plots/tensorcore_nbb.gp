@@ -30,7 +30,7 @@ set xlabel 'n'
 set ylabel 'speedup over {/Symbol l}'
 set yrange [*<0.3:1.6<*]   # at least 0.3 .. 1.6, wider where a speedup falls outside
 set key bottom left
-set multiplot layout 2,(has_candy ? 3 : 2) title "v1's tensor-core encoding on other NBB fractals, test sw, ".gpu_of(datadir.'/tensorcore_nbb_candelabra_sw.dat')."\n"   # the newline: room for the panels' titles
+set multiplot layout 2,(has_candy ? 3 : 2) title "beyond the paper: v1's tensor-core encoding on other NBB fractals, test sw (write every cell), ".gpu_of(datadir.'/tensorcore_nbb_candelabra_sw.dat')."\n"   # the newline: room for the panels' titles
 do for [i = 1:4] {
   fr = word(fs, i)
   f = datadir.'/tensorcore_nbb_'.fr.'_sw.dat'

@@ -25,7 +25,7 @@ set xlabel 'n'
 set ylabel 'speedup over {/Symbol l} at {/Symbol r}'
 set yrange [0.25:4]
 set key top left
-set multiplot layout 1,3 title 'Variant 2, both readings of Fig. 8 (green: {/Symbol r} = real block; red: {/Symbol r} = sub-block, block 2{/Symbol r}), '.gpu_of(datadir.'/tensorcore_v2readings_sw.dat')
+set multiplot layout 1,3 title 'Fig. 8 of Quezada (variant 2), both readings (green: {/Symbol r} = real block; red: {/Symbol r} = sub-block, block 2{/Symbol r}), '.gpu_of(datadir.'/tensorcore_v2readings_sw.dat')
 do for [t in "sw rd ca"] {
   f = datadir.'/tensorcore_v2readings_'.t.'.dat'
   set title 'test '.t
