@@ -22,7 +22,7 @@ selt(i) = (strcol("impl") eq i) ? column("total_ms") / column("nt") : NaN
 if (term eq 'png') { set terminal pngcairo size 1400,1000 enhanced font 'Helvetica,13' linewidth 1.5 } \
 else { set terminal pdfcairo size 10in,7in enhanced font 'Helvetica,11' linewidth 1.5 }
 set output outfile
-set multiplot layout 2,2 title 'Hierarchization of Nt tiles '.tiles.' (thesis Fig. 5.3), '.gpu_of(f)
+set multiplot layout 2,2 title 'Fig. 5.3 of the thesis: hierarchization of Nt tiles '.tiles.', '.gpu_of(f)
 set logscale x
 set format y '%g'
 set xlabel 'number of tiles N_t'

@@ -23,7 +23,7 @@ set output outfile
 sel(s, i) = (strcol("shape") eq s && strcol("impl") eq i) ? column("gbs") : NaN
 sel60(s) = (strcol("shape") eq s && strcol("impl") eq "copy") ? 0.6 * column("gbs") : NaN
 mb(x) = x / 1e6
-set multiplot layout 1,3 title 'Hierarchization throughput, bytes read + written once, '.gpu_of(f)
+set multiplot layout 1,3 title 'beyond the thesis: hierarchization throughput, bytes read + written once, '.gpu_of(f)
 set logscale x
 set logscale y
 set format y '%g'

@@ -20,7 +20,7 @@ set style line 103 lc rgb '#d62728' pt 9
 set style line 104 lc rgb '#1f77b4' pt 6 dt 2
 set style line 105 lc rgb '#2ca02c' pt 4 dt 2
 set style line 106 lc rgb '#d62728' pt 8 dt 2
-set title 'Interpolation error: full grid vs regular sparse grid (boundary included)'
+set title 'beyond the thesis (its future work, ch. 6): interpolation error, full grid vs the sparse grid kept from it'
 set logscale xy
 set format y '10^{%T}'
 set format x '10^{%T}'

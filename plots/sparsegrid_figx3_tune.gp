@@ -26,7 +26,7 @@ lab(s) = (strcol("shape") eq s && strcol("impl") eq "gpu_fused_pipelined") ? \
          sprintf("%d/%d/%d%s", column("threads"), column("target_floats"), column("stages"), st(0)) : ""
 # gpu_fused (not pipelined) of each shape, as a constant (stats over its one row)
 defaults = system(sprintf("sed -n 's/^# defaults: gpu_fused_pipelined: //p' '%s' | head -n 1", f))
-set multiplot layout 1,3 title 'gpu\_fused\_pipelined: threads / floats per group / stages [s: staged stores]; default of this revision: '.defaults.'; at >= 1 GiB, '.gpu_of(f) font ',10'
+set multiplot layout 1,3 title 'beyond the thesis: gpu\_fused\_pipelined: threads / floats per group / stages [s: staged stores]; default of this revision: '.defaults.'; at >= 1 GiB, '.gpu_of(f) font ',10'
 set ylabel '% of copy kernel'
 set yrange [0:100]
 set xtics rotate by 60 right font ',8'

@@ -33,7 +33,7 @@ set style line 105 lc rgb '#9467bd' pt 11
 set style line 106 lc rgb '#ff7f0e' pt 13
 sel(d, i, t) = (column("d") == d && strcol("impl") eq i && (t == 0 || column("threads") == t)) ? column("gbs") : NaN
 mb(x) = x / 1e6
-set multiplot layout 1,3 title 'Regular sparse grids with boundary, batched (subspace order), '.gpu_of(ff)
+set multiplot layout 1,3 title 'beyond the thesis (its future work, ch. 6): regular sparse grids with boundary, batched, '.gpu_of(ff)
 set key below maxrows 5 font ',8' samplen 1.5
 set bmargin 9
 set logscale xy

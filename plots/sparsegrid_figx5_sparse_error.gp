@@ -18,7 +18,7 @@ set style line 102 lc rgb '#1f77b4' pt 7
 set style line 103 lc rgb '#2ca02c' pt 5
 set style line 104 lc rgb '#d62728' pt 9
 set style line 105 lc rgb '#9467bd' pt 11
-set title 'Interpolation error vs points: regular sparse grids and full grids'
+set title 'beyond the thesis (the error rates of its section 2.2): error vs points, sparse and full grids'
 set logscale xy
 set format y '10^{%T}'
 set format x '10^{%T}'

@@ -20,7 +20,7 @@ set output outfile
 set style line 101 lc rgb '#1f77b4' pt 7 ps 0.4
 set style line 102 lc rgb '#d62728' pt 5 ps 0.4
 sel(fn, d, col) = (strcol("function") eq fn && column("d") == d) ? column(col) : NaN
-set multiplot layout 2,3 title 'Progressive reconstruction from a subspace-ordered stream (thesis Fig. 2.5)'
+set multiplot layout 2,3 title 'Fig. 2.5 of the thesis: progressive reconstruction from a subspace-ordered stream'
 set logscale xy
 set format x '10^{%T}'
 set format y '10^{%T}'

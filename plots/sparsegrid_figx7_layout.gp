@@ -35,7 +35,7 @@ lsof(i) = (i == 1) ? ls_copy : (i == 2) ? 120 : (i <= 4) ? 121 : (i <= 6) ? 122 
 dtof(i) = (i == 4 || i == 6 || i == 9 || i == 10) ? 2 : 1
 # the copy kernel (the ceiling) thicker: it shares its colour with the CPU lines in style.gp
 lwof(i) = (i == 1) ? 3 : 1
-set multiplot title 'Full grids in place vs in the thesis''s subspace order, '.gpu_of(f)
+set multiplot title 'Fig. 2.9 of the thesis (its layout), timed: full grids in place vs in subspace order, '.gpu_of(f)
 set logscale xy
 set format y '%g'
 set xlabel 'bytes moved (MB)'

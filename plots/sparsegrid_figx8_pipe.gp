@@ -19,7 +19,7 @@ fam(f, col) = strcol(2) eq f ? column(col) : NaN
 # the full-grid fused kernel beyond L2 at ~512 MiB moved (H200, float): its best pct_copy
 fb = datadir.'/sparsegrid_figx1_bandwidth.dat'
 full = system(sprintf("awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } $c[\"impl\"] ~ /^gpu_fused/ && $c[\"bytes_moved\"] > 5e8 && $c[\"bytes_moved\"] < 6e8 && $c[\"pct_copy\"] > m { m = $c[\"pct_copy\"] } END { print m + 0 }' '%s' 2>/dev/null", fb)) + 0
-set multiplot layout 1,2 title "Sparse-grid hierarchization, batched (256 MiB of input per d): best row per d and kernel family"
+set multiplot layout 1,2 title "beyond the thesis (its future work, ch. 6): sparse-grid hierarchization, 256 MiB per d, best row per d and kernel family"
 set xlabel 'd'
 set ylabel '% of the copy kernel'
 set xrange [1.7:6.3]
