@@ -355,7 +355,7 @@ int main(void)
             T_CHECK(wf[0] < 1.27 && wf[1] < 1.27);
             T_CHECK(wd[0] < 2.55 && wd[2] < 2.55);
             T_CHECK(wf[1] <= wf[0] + 0.02 && wd[2] <= wd[0] + 0.02); /* the packing does not make it worse */
-            if (d >= 4 && i == 0) { /* M = 3, float: the values sparsegrid/README.md quotes (0.59-0.69 -> 0.55-0.61) */
+            if (d >= 4 && i == 0) { /* M = 3, float: the values sparsegrid/NOTES.md quotes (0.59-0.69 -> 0.55-0.61) */
                 static const double FAMILY[3] = {0.59, 0.66, 0.69}, PACKED[3] = {0.55, 0.57, 0.61};
                 T_NEAR(wf[0], FAMILY[d - 4], 0.005);
                 T_NEAR(wf[1], PACKED[d - 4], 0.005);
