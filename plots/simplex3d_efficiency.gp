@@ -9,7 +9,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/simplex3d_efficiency.'.term
 load styledir.'/style.gp'
 f = datadir.'/simplex3d_speedup_write.dat'
-set title 'Parallel-space efficiency of the tetrahedral maps, '.gpu_of(f)
+set title '[REC] eq. 4, 18, 24 (no figure in the paper): parallel-space efficiency of the tetrahedral maps, '.gpu_of(f)
 set xlabel 'n (cells per side)'
 set ylabel 'cells / threads launched'
 set logscale x 2

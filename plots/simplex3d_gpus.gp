@@ -21,7 +21,7 @@ git_of(f) = system(sprintf("sed -n 's/^# git: *//p' '%s' | head -n 1", f))
 g1 = gpu_of(f1).'git '.git_of(f1)
 g2 = gpu_of(f2).'git '.git_of(f2)
 sel(m, col) = (strcol("map") eq m) ? column(col) : NaN
-set multiplot layout 1, 2 title 'Tetrahedral maps, write kernel, rho = 8, on two GPUs'
+set multiplot layout 1, 2 title 'Beyond the papers ([NL] eq. 18-19 on two GPUs): tetrahedral maps, write kernel, rho = 8'
 set xlabel 'n (cells per side)'
 set logscale x 2
 set key top left font ",8" maxrows 5

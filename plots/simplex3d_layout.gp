@@ -21,7 +21,7 @@ set xlabel 'x'
 set ylabel 'y'
 set xrange [-0.5:zslice+0.5]
 set yrange [-0.5:zslice+0.5]
-set multiplot layout 1,5 title sprintf('One z-slice (z = %d) of the tetrahedron, n = 16, rho = 2: colour = block', zslice)
+set multiplot layout 1,5 title sprintf('[NL] Fig. 7, [REC] Figs. 5-7: one z-slice (z = %d) of the tetrahedron, n = 16, rho = 2: colour = block', zslice)
 maps = 'bb lambda-cubic lambda-exact recursive-log recursive-o1'
 do for [i=1:5] {
   m = word(maps, i)

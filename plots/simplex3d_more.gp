@@ -22,7 +22,7 @@ cfgs_of(f) = system(sprintf("awk '/^kernel/ {for (i = 1; i <= NF; i++) c[$i] = i
 mb(c) = int(real(substr(c, 1, strstrt(c, "x") - 1)))
 tp(c) = int(real(substr(c, strstrt(c, "x") + 1, strlen(c))))
 selc(m, c, col) = (strcol("map") eq m && column("mblocks") == mb(c) && column("tpm") == tp(c)) ? column(col) : NaN
-set multiplot layout 2, 2 title 'Tetrahedral maps beyond the papers: '.gpu_of(fa)
+set multiplot layout 2, 2 title 'Beyond the papers: tetrahedral maps, '.gpu_of(fa)
 set xlabel 'n (cells per side)'
 set logscale x 2
 set ylabel 'I = T_{bb} / T_{map}'

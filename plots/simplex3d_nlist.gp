@@ -20,7 +20,7 @@ rho = real(system(sprintf("awk '!/^#/ && $1 != \"kernel\" {print $3; exit}' '%s'
 sel(m, col) = (strcol("map") eq m) ? column(col) : NaN
 k_of(nb) = floor(log(nb) / log(2) + 0.5)
 xpos(nb) = k_of(nb) + 0.25 * (nb - 2**k_of(nb))
-set multiplot layout 1, 2 title sprintf("Tetrahedral maps at nb = 2^k - 1, 2^k, 2^k + 1 (write kernel, rho = %d), ", rho).gpu_of(f)
+set multiplot layout 1, 2 title sprintf("Beyond the papers: tetrahedral maps at nb = 2^k - 1, 2^k, 2^k + 1 (write kernel, rho = %d), ", rho).gpu_of(f)
 set xlabel 'nb = n / rho blocks per side (2^k - 1, 2^k, 2^k + 1)'
 set xrange [*:*]
 set offsets 0.4, 0.4, 0, 0

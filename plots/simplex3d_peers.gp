@@ -32,7 +32,7 @@ set xtics (2, 4, 8)
 set xlabel 'block side rho (rho^3 threads a block)'
 set ylabel 'ms per launch'
 set key top right
-set multiplot layout 3,2 title 'Tetrahedron, N = 1024: the authors'' gpumaps beside ours, one run on each GPU'
+set multiplot layout 3,2 title 'Beyond the papers: tetrahedron, N = 1024, the authors'' gpumaps beside ours, one run on each GPU'
 do for [g in "h200 h100 h100_791b176"] {
     f = datadir.'/peers/gpumaps_peer3d_'.g.'.dat'
     # the last run: its rho = 8, 4 rows, then the rho = 2 rows of the run made right after it

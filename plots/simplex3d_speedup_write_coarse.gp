@@ -23,7 +23,7 @@ cfg(i) = word(cfgs, i)
 mb(i) = int(real(substr(cfg(i), 1, strstrt(cfg(i), "x") - 1)))
 tp(i) = int(real(substr(cfg(i), strstrt(cfg(i), "x") + 1, strlen(cfg(i)))))
 sel(m, i, col) = (strcol("map") eq m && column("mblocks") == mb(i) && column("tpm") == tp(i)) ? column(col) : NaN
-set multiplot layout 1, 2 title sprintf("Coarsened write kernel (ours), rho = %d: ", rho).gpu_of(f)
+set multiplot layout 1, 2 title sprintf("Beyond the papers: coarsened write kernel (ours), rho = %d: ", rho).gpu_of(f)
 set xlabel 'n (cells per side)'
 set logscale x 2
 set key top left font ",7" maxrows 7

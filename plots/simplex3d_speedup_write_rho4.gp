@@ -13,7 +13,7 @@ if (!exists("outfile")) outfile = 'plots/out/simplex3d_speedup_write_rho4.'.term
 load styledir.'/style.gp'
 f = datadir.'/simplex3d_speedup_write_rho4.dat'
 rho = real(system(sprintf("awk '!/^#/ && $1 != \"kernel\" {print $3; exit}' '%s'", f)))
-set title sprintf("Tetrahedral maps, write kernel, rho = %d: I = T_{bb} / T_{map}, ", rho).gpu_of(f)
+set title sprintf("[NL] eq. 18-19 (no 3D figure in the papers): tetrahedral maps, write kernel, rho = %d: I = T_{bb} / T_{map}, ", rho).gpu_of(f)
 set xlabel 'n (cells per side)'
 set ylabel 'I = T_{bb} / T_{map}'
 set logscale x 2

@@ -12,7 +12,7 @@ load styledir.'/style.gp'
 f = datadir.'/simplex3d_volume_m.dat'
 g = datadir.'/simplex3d_volume_search.dat'
 nmax = real(system(sprintf("awk '!/^#/ && $1 ~ /^[0-9]/ { if ($2 > m) m = $2 } END { print m }' '%s'", f)))
-set title sprintf('Extra volume vs dimension m (n = %d for the recursive set)', nmax)
+set title sprintf('[REC] eq. 25-29 and sec. III.D: extra volume vs dimension m (n = %d for the recursive set)', nmax)
 set xlabel 'm'
 set ylabel 'extra volume V(parallel) / V(simplex) - 1'
 set logscale y

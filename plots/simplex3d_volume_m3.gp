@@ -10,7 +10,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/simplex3d_volume_m3.'.term
 load styledir.'/style.gp'
 f = datadir.'/simplex3d_volume_m3.dat'
-set title 'Parallel volume / tetrahedron volume, m = 3 (closed forms = enumeration)'
+set title '[REC] eq. 2-4, 16-24: parallel volume / tetrahedron volume, m = 3 (closed forms = enumeration)'
 set xlabel 'n (blocks per side)'
 set ylabel 'V(parallel space) / V(tetrahedron)'
 set logscale x 2
