@@ -47,13 +47,13 @@ static int fractals_rhos(const fractals_opts *o, const nbb_fractal *f, uint32_t 
 
 static const experiment EXPERIMENTS[] = {
     /* name       paper item          what it measures                                              function */
-    {"speedup", "Sec. 4, tests of 6", "bb (+ bb-skip, bb-block), lambda, lambda-thread, lambda-par running --work (GPU)", exp_speedup},
-    {"ratio", "Sec. 4, (s^2/k)^rb", "threads and memory of bb over lambda, every level (host)", exp_ratio},
-    {"shapes", "Table 1", "the cells of each fractal at a small level (host)", exp_shapes},
-    {"layout", "Figs. 4 and 5", "every thread of bb and lambda: place, cell, block (host)", exp_layout},
-    {"describe", "Table 1", "k, s, H and the Hausdorff dimension, on stdout (host)", exp_describe},
-    {"draw", "Table 1", "a fractal at level --r as ASCII, on stdout (host)", exp_draw},
-    {"launch", "Figs. 4 and 5", "x y block thread of one launch's working threads, stdout (host)", exp_launch},
+    {"speedup", "Sec. 4, tests of 6", "bb (+ bb-skip, bb-block), lambda, lambda-thread, lambda-par running --work", exp_speedup},
+    {"ratio", "Sec. 4, (s^2/k)^rb", "threads and memory of bb over lambda, every level", exp_ratio, EXP_HOST},
+    {"shapes", "Table 1", "the cells of each fractal at a small level", exp_shapes, EXP_HOST},
+    {"layout", "Figs. 4 and 5", "every thread of bb and lambda: place, cell, block", exp_layout, EXP_HOST},
+    {"describe", "Table 1", "k, s, H and the Hausdorff dimension, on stdout", exp_describe, EXP_HOST},
+    {"draw", "Table 1", "a fractal at level --r as ASCII, on stdout", exp_draw, EXP_HOST},
+    {"launch", "Figs. 4 and 5", "x y block thread of one launch's working threads, stdout", exp_launch, EXP_HOST},
 };
 
 int main(int argc, char **argv)

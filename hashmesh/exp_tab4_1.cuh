@@ -62,9 +62,29 @@ static int tab_find(const char *path, const char *ref, long target, tab_row *out
     return 0;
 }
 
+/* The value of the metadata line `# key: ...` of a data file into buf ("" when there is none). */
+static void tab_meta_value(const char *path, const char *key, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[1024], want[64];
+    snprintf(want, sizeof want, "# %s: ", key);
+    while (fgets(line, sizeof line, f) && line[0] == '#')
+        if (!strncmp(line, want, strlen(want))) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(buf, size, "%s", line + strlen(want));
+            break;
+        }
+    fclose(f);
+}
+
+/* Host only (no device_require, no hm_start): it divides times the figures' runs measured, so
+ * its `# gpu:` and `# cpu:` lines are those of the Fig. 3.3 data it reads. */
 static int exp_tab4_1(void *p)
 {
-    const hm_opts *r = (const hm_opts *)p;
+    hm_opts q = *(const hm_opts *)p;
+    const hm_opts *r = &q;
     static const char *const src[TAB_ALGS] = {"hashmesh_fig3_3_sort1d.dat", "hashmesh_fig3_5_sort2d.dat",
                                               "hashmesh_fig3_6_neigh1d.dat", "hashmesh_fig3_7_neigh2d.dat",
                                               "hashmesh_fig3_9_remap1d.dat", "hashmesh_fig3_10_remap2d.dat",
@@ -80,11 +100,16 @@ static int exp_tab4_1(void *p)
         if (tab_find(path, TAB_REF[a], 1L << r->tab_log2, &rows[a]))
             DIE("Table 4.1 needs %s with %s, hash_cpu and hash_gpu rows (make the figures first)", path, TAB_REF[a]);
     }
+    char first[1024], cpu_line[512];
+    snprintf(first, sizeof first, "%s/%s", r->c.out, src[0]);
+    tab_meta_value(first, "gpu", q.gpu, sizeof q.gpu);
+    tab_meta_value(first, "cpu", cpu_line, sizeof cpu_line);
+    if (!q.gpu[0]) snprintf(q.gpu, sizeof q.gpu, "none (host only: %s has no gpu line)", src[0]);
     datfile d;
     hm_open(&d, r, "hashmesh_tab4_1_speedups.dat", "Table 4.1 (algorithm speed-ups at about 2 million elements)");
     datfile_meta(&d, "source", "the rows of the Fig. 3.3/3.5/3.6/3.7/3.9/3.10/3.11 data at the size nearest 2^%d", r->tab_log2);
     datfile_meta(&d, "reference", "Sort, Sort2D: qsort; Neighbor, Remap (1D, 2D): k-D tree; Table: bisection");
-    datfile_meta(&d, "cpu", "serial C on one core of the GPU host (%s)", r->cpu);
+    datfile_meta(&d, "cpu", "%s", *cpu_line ? cpu_line : "serial C on one core of the GPU host");
     datfile_meta(&d, "paper", "columns paper_*: Table 4.1, NVIDIA Tesla C2050 GPU vs one AMD Opteron 6168 core");
     datfile_columns(&d, "algorithm n ref_method ref_ms cpu_hash_ms gpu_hash_ms cpu_hash_vs_ref_x gpu_vs_cpu_hash_x "
                         "gpu_vs_ref_x paper_cpu_hash_vs_ref_x paper_gpu_vs_cpu_hash_x paper_gpu_vs_ref_x");

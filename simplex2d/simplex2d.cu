@@ -555,7 +555,7 @@ static const experiment EXPERIMENTS[] = {
     {"rho", "beyond the paper", "every map at rho = 8, 16, 32 and n = --n: kernels map, dummy, write", exp_rho},
     {"coarse", "beyond the paper", "coarsened triangular write (16-byte stores) vs a linear fill of the same bytes", exp_coarse},
     {"point", "any", "one --map, --kernel, --n, --rho: verified, timed, one line on stdout", exp_point},
-    {"layout", "Fig. 2 / Fig. 4", "the cell of every thread of --map for --n, --rho on stdout (no GPU)", exp_layout},
+    {"layout", "Fig. 2 / Fig. 4", "the cell of every thread of --map for --n, --rho on stdout", exp_layout, EXP_HOST},
 };
 
 /* ---- options ----------------------------------------------------------------------------- */
@@ -615,6 +615,6 @@ int main(int argc, char **argv)
     s2_opts o = s2_parse_options(argc, argv); /* --help; a bad value: one line, exit 2 */
     const experiment *e = experiment_select(EXPERIMENTS, ARGS_COUNT(EXPERIMENTS), o.exp, "simplex2d");
     s2_check_options(&o, e->run);
-    if (e->run != exp_layout) device_require(o.c.device, 7, 5); /* layout runs on the host */
+    if (!e->host) device_require(o.c.device, 7, 5); /* layout runs on the host */
     return e->run(&o);
 }

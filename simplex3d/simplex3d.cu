@@ -494,7 +494,7 @@ static const experiment EXPERIMENTS[] = {
     {"write-coarse", "beyond the papers", "I vs n: several map blocks per CUDA block, 16-byte stores", exp_speedup},
     {"dummy-coarse", "beyond the papers", "I vs n: the coarsened kernel's loop without its stores", exp_speedup},
     {"triplet-coarse", "beyond the papers", "I vs n: the coarsened triplet kernel (strided cells, warp sums)", exp_speedup},
-    {"layout", "[NL] Fig. 7, [REC] 5-7", "x y z launch block thread of --map for --n, --rho on stdout (no GPU)", exp_layout},
+    {"layout", "[NL] Fig. 7, [REC] 5-7", "x y z launch block thread of --map for --n, --rho on stdout", exp_layout, EXP_HOST},
 };
 
 /* ---- options ----------------------------------------------------------------------------- */
@@ -619,6 +619,6 @@ int main(int argc, char **argv)
     s3_opts o = s3_parse_options(argc, argv); /* --help; a bad value: one line, exit 2 */
     const experiment *e = experiment_select(EXPERIMENTS, ARGS_COUNT(EXPERIMENTS), o.exp, "simplex3d");
     s3_check_options(&o, e);
-    if (e->run != exp_layout) device_require(o.c.device, 7, 5); /* layout runs on the host */
+    if (!e->host) device_require(o.c.device, 7, 5); /* layout runs on the host */
     return e->run(&o);
 }

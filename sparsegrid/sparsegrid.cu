@@ -29,9 +29,9 @@ static const experiment EXPERIMENTS[] = {
     {"tune",         "beyond the thesis",         "pipelined fused kernel: threads x floats per group x stages", exp_tune},
     {"sparse",       "ch. 6 (future work)",       "real sparse grids d = 2..6 on GPU and CPU: GB/s vs copy / triad", exp_sparse},
     {"layout",       "Fig. 2.9",                  "full grids in place vs into / within / out of subspace order", exp_layout},
-    {"truncation",   "ch. 6 (future work)",       "host only: error of the sparse grid kept from a full grid", exp_truncation},
-    {"sparse-error", "section 2.2",               "host only: error vs points, sparse and full grids, fitted rates", exp_sparse_error},
-    {"progressive",  "Fig. 2.5",                  "host only: reconstruction from a subspace-ordered stream", exp_progressive},
+    {"truncation",   "ch. 6 (future work)",       "error of the sparse grid kept from a full grid", exp_truncation, EXP_HOST},
+    {"sparse-error", "section 2.2",               "error vs points, sparse and full grids, fitted rates", exp_sparse_error, EXP_HOST},
+    {"progressive",  "Fig. 2.5",                  "reconstruction from a subspace-ordered stream", exp_progressive, EXP_HOST},
 };
 
 static sg_opts parse_options(int argc, char **argv)

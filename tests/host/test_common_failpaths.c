@@ -470,7 +470,7 @@ static int e_c(void *o) { (void)o; return 13; }
 static const experiment EXPS[] = {
     {.name = "fig3", .paper_item = "Fig. 3", .about = "first", .run = e_a},
     {.name = "fig3b", .paper_item = "Fig. 3b", .about = "second", .run = e_b},
-    {.name = "last", .paper_item = "beyond the paper", .about = "third", .run = e_c},
+    {.name = "last", .paper_item = "beyond the paper", .about = "third", .run = e_c, .host = EXP_HOST},
 };
 
 static void select_child(const void *arg)
@@ -492,6 +492,9 @@ static void test_experiment(void)
     T_EQ_INT(count_lines(t), 4);
     T_CHECK(strstr(t, "prog experiments (--exp=NAME):") == t);
     T_CHECK(strstr(t, "  fig3 ") && strstr(t, "  fig3b ") && strstr(t, "  last ") && strstr(t, "beyond the paper"));
+    /* the one marker column, right after the name: GPU (the default) or host */
+    T_CHECK(strstr(t, "  fig3b              GPU  Fig. 3b ") != NULL);
+    T_CHECK(strstr(t, "  last               host beyond the paper ") != NULL);
     static const char *bad[] = {"fig", "fig3c", "LAST", "", NULL};
     for (int i = 0; i < 5; i++) {
         T_EQ_INT(in_child(select_child, bad[i], log), 2);
