@@ -28,6 +28,11 @@ QUICK ?=
 GIT_REV ?= $(shell git -C $(COMMON_DIR) describe --always --dirty 2>/dev/null || echo unknown)
 # The sanitizer used by `make sanitize`.
 SANITIZER ?= compute-sanitizer
+# The launch command of the MPI programs (neighbors-mpi, lambda-mpi): common/mpirun.sh, i.e.
+# mpirun plus the flags Open MPI needs as root and with more ranks than cores (-q
+# --oversubscribe [--allow-run-as-root]); MPIRUN=... (environment or make command line) is the
+# launcher it runs instead of mpirun.
+MPI_LAUNCH := $(COMMON_DIR)/mpirun.sh
 
 ifeq ($(DEBUG),1)
 OPTFLAGS := -G -O0 -DDEBUG_SYNC

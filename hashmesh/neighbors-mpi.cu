@@ -2,13 +2,14 @@
  * Robey, "Hash-based algorithms for discretized data") over P MPI processes: Morton
  * partition, ghost cells, a local perfect hash per rank, global indices (mesh_partition.h).
  *
- *   mpirun -np P hashmesh/neighbors-mpi --in=MESH --out=FILE [--backend=cpu|gpu]
+ *   common/mpirun.sh -np P hashmesh/neighbors-mpi --in=MESH --out=FILE [--backend=cpu|gpu]
  *       the same mesh file, output file and error lines as hashmesh/neighbors; every rank
  *       reads MESH; rank 0 validates it (as neighbors does) and writes FILE.
- *   mpirun -np P hashmesh/neighbors-mpi --exp=scaling [--min-log2= --max-log2= ...]
+ *   common/mpirun.sh -np P hashmesh/neighbors-mpi --exp=scaling [--min-log2= --max-log2= ...]
  *       generated meshes of about 2^k cells: verified against the serial CPU hash (every
  *       cell, every face), then each phase timed -> hashmesh_dist_scaling_<backend>_p<P>.dat
- * --backend=cpu moves host buffers with MPI; --backend=gpu gives each rank its own GPU and
+ * --backend=cpu (the default, as for every --backend option of the collection) moves host
+ * buffers with MPI; --backend=gpu gives each rank its own GPU and
  * moves the ghosts with NCCL (built only where nccl.h and libnccl exist: -DDIST_NCCL).
  * --remesh=both (default) also runs steps 1-2 (partition, ghost pattern) distributed
  * (remesh_dist.h): each rank handles only its share, on its GPU (gpu backend: CUB, NCCL;
@@ -342,6 +343,8 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
     datfile df;
     char name[128];
     snprintf(name, sizeof name, "hashmesh_dist_scaling_%s_p%d.dat", gpu ? "gpu" : "cpu", d->size);
+    char why[1200] = ""; /* an existing .dat that cannot be replaced: exit 2 on every rank, before any work */
+    dist_agree(d, d->rank == 0 ? datfile_check_target(co->out, name, why, sizeof why) : 0, "%s", why);
     if (d->rank == 0) {
         dat_meta meta = dat_meta_of("hashmesh/neighbors-mpi", "distributed Listing 2 (beyond the paper)", argc,
                                     argv, gpus, co);
@@ -465,6 +468,10 @@ int main(int argc, char **argv)
      * 0 only: a bad input gives one line and the same exit code everywhere, and nothing hangs. */
     char out_dir[4096];
     co.out = *out ? out : "results"; /* --exp=scaling: the .dat directory */
+    if (!strcmp(exp, "scaling") && lo2 > hi2) { /* an empty sweep would write a .dat without rows */
+        dist_mute_begin(); /* rank 0 prints; every rank exits 2 before MPI_Init */
+        DIE_USAGE("--min-log2=%d is larger than --max-log2=%d: no mesh size to measure", lo2, hi2);
+    }
     if (!strcmp(exp, "none")) { /* the tool's input and output, checked as hashmesh/neighbors does */
         dist_mute mute = dist_mute_begin();
         if (!*in || !*out) DIE_USAGE("--in and --out are required (usage: neighbors-mpi --in=MESH --out=FILE)");

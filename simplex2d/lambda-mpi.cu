@@ -2,12 +2,13 @@
  * blocks omega in [r T / P, (r + 1) T / P) of the lambda-exact map (split.h; Navarro et al.,
  * arXiv:1609.01490, eq. 4) for the write and EDM 4D kernels of section 5, each rank holding its
  * rows of the packed triangle.  One GPU per rank (common/dist.h); no data moves between GPUs
- * (every rank generates the same points), so NCCL is not needed.  --backend=cpu runs the same
- * split on the host (OpenMP threads per rank, the same per-thread functions, the same checks):
- * a machine without a GPU can try it with mpirun.
+ * (every rank generates the same points), so NCCL is not needed.  --backend=cpu (the default,
+ * as for every --backend option of the collection) runs the same split on the host (OpenMP
+ * threads per rank, the same per-thread functions, the same checks): a machine without a GPU
+ * can try it; the measurements name --backend=gpu (make run-mpi).
  *
- *   mpirun -np P simplex2d/lambda-mpi [--sizes=65536,131072,262144,300000] [--kernel=both]
- *                                     [--variant=coarse|plain|both] [--backend=gpu|cpu]
+ *   common/mpirun.sh -np P simplex2d/lambda-mpi [--backend=cpu|gpu] [--sizes=N,...] [--kernel=both]
+ *                                               [--variant=coarse|plain|both] [--rho=16]
  * Variants (the same split, the same layout: block omega at (omega - w0) rho^2 words):
  *   coarse  the coarsened kernels of simplex2d (k_write_coarse in kernels.cuh): 32 x 32 tiles
  *           (the split's blocks, rho = 32) of 8 x 8 threads, 16 cells and four 16-byte stores
@@ -440,16 +441,17 @@ static void run_size(const dist_ctx *d, const lm_opts *o, int backend, uint32_t 
 int main(int argc, char **argv)
 {
     const char *sizes = "";
-    lm_opts o = {"both", "coarse", "gpu", 16, 4096, common_opts_default()};
+    lm_opts o = {"both", "coarse", "cpu", 16, 4096, common_opts_default()};
     common_opts *co = &o.co;
     arg_opt opts[] = {
         {"sizes", ARG_STR, &sizes, "comma-separated n (side of the triangle), each in [2, 2^20] (default: GPU 65536,131072,"
          "262144,300000; CPU 1000,4096,16384)", 0, 0, NULL},
-        {"backend", ARG_CHOICE, &o.backend, "gpu: one GPU per rank; cpu: OpenMP threads per rank, no GPU", 0, 0, "gpu cpu"},
+        {"backend", ARG_CHOICE, &o.backend, "cpu: OpenMP threads per rank, no GPU; gpu: one GPU per rank (the measurements: "
+         "make run-mpi)", 0, 0, "cpu gpu"},
         {"kernel", ARG_CHOICE, &o.kernel, "kernels to run", 0, 0, "both write edm4d"},
         {"variant", ARG_CHOICE, &o.variant, "coarse: 32 x 32 tiles, 8 x 8 threads, 16-byte stores; plain: a thread per cell", 0,
          0, "coarse plain both"},
-        {"rho", ARG_INT, &o.rho, "block side rho of the plain variant (rho x rho threads; coarse: 32)", 1, 32, NULL},
+        {"rho", ARG_INT, &o.rho, "block side rho of the plain variant: 1 2 4 8 16 32, as simplex2d (rho x rho threads; coarse: 32)", 1, 32, ARG_POW2},
         {"full-max", ARG_INT, &o.full_max, "largest n whose parts are compared on the host in full", 0, 1 << 20, NULL},
         {"warmup", ARG_INT, &co->warmup, "untimed runs (-1: 3, QUICK 1)", -1, 1000, NULL},
         {"reps", ARG_INT, &co->reps, "timed runs, median reported (-1: 10, QUICK 3)", -1, 10000, NULL},
@@ -489,6 +491,8 @@ int main(int argc, char **argv)
     datfile df;
     char name[64];
     snprintf(name, sizeof name, "simplex2d_dist_lambda_%sp%d.dat", backend == B_CPU ? "cpu_" : "", d.size);
+    char why[1200] = ""; /* an existing .dat that cannot be replaced: exit 2 on every rank, before any work */
+    dist_agree(&d, d.rank == 0 ? datfile_check_target(co->out, name, why, sizeof why) : 0, "%s", why);
     if (d.rank == 0) {
         dat_meta meta = dat_meta_of("simplex2d/lambda-mpi", "lambda split across GPUs (beyond the paper)", argc, argv, gpus, co);
         datfile_open(&df, co->out, name, &meta);

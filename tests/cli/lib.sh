@@ -16,6 +16,10 @@
 #                              left coarse cell unrefined, the right one refined into four) to
 #                              MESH, and its neighbours (Listing 2: left right bottom top, one
 #                              line a cell) to WANT
+#   cli_mpi_need               exit 77 (SKIP) unless the launcher common/mpirun.sh runs exists
+#                              (mpirun, or the first word of $MPIRUN)
+#   $cli_mpirun                common/mpirun.sh (absolute path): the one MPI launch command
+#                              (mpirun plus -q --oversubscribe, and --allow-run-as-root as root)
 #   $cli_tmp                   scratch directory, removed when the test exits
 #   $fail                      0; a test sets it to 1 for a failure it reports itself
 # Sourcing this file also sets `set -u` (an unset variable is an error).
@@ -25,6 +29,12 @@ cli_tmp=$(mktemp -d)
 trap 'rm -rf "$cli_tmp"' EXIT
 cli_failures="$cli_tmp/.failures"
 : >"$cli_failures"
+
+cli_mpirun="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/common/mpirun.sh"
+cli_mpi_need() {
+  local l=${MPIRUN:-mpirun}
+  command -v "${l%% *}" >/dev/null 2>&1 || { echo "SKIP: MPI launcher '${l%% *}' not installed (Open MPI: openmpi-bin)"; exit 77; }
+}
 
 cli_fail() {
   echo "FAILED: $*" | tee -a "$cli_failures" >&2

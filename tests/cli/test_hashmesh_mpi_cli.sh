@@ -15,16 +15,15 @@
 #     own exit code is recorded and must be the same non-zero code on every rank.
 # SKIP (77) where mpirun is missing; FAIL where it exists but neighbors-mpi was not built.
 . "$(dirname "$0")/lib.sh"
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not installed (Open MPI: openmpi-bin)"; exit 77; }
+cli_mpi_need # SKIP without mpirun
 nm=hashmesh/neighbors-mpi
 nb=hashmesh/neighbors
 cli_need "make -C hashmesh; needs mpicxx" $nm $nb
 tmp=$cli_tmp
-flags=(-q --oversubscribe) # -q: no mpirun banners between the programs' own lines
-[ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
-[ -n "${NCCL_NVLS_ENABLE+x}" ] && flags+=(-x NCCL_NVLS_ENABLE) # the machine's own value, passed through
+# common/mpirun.sh: mpirun -q (no banners between the programs' own lines) --oversubscribe,
+# --allow-run-as-root as root, and NCCL_NVLS_ENABLE passed through where the machine sets it
 MPI_TIMEOUT=${MPI_TIMEOUT:-60}
-mpi() { local np=$1; shift; timeout "$MPI_TIMEOUT" mpirun "${flags[@]}" -np "$np" "$@"; }
+mpi() { local np=$1; shift; timeout "$MPI_TIMEOUT" "$cli_mpirun" -np "$np" "$@"; }
 # has_times FILE [COLUMN...]: every row has the distributed remesh's times (checked equal to the
 # host's, else exit 1 before), and a number in each extra COLUMN
 has_times() {
@@ -101,7 +100,7 @@ bad_run() { # bad_run WANT_RC REGEX OUTFILE -- COMMAND...
 }
 bad_run 2 'hand\.txt: 5 cell\(s\) for 6 ranks: every rank needs at least one cell' $tmp/o6.txt -- mpi 6 $nm --in=$tmp/hand.txt --out=$tmp/o6.txt
 head -n 5 $tmp/hand.txt > $tmp/hand4.txt # one cell fewer: a hole, and a different mesh
-bad_run 2 'rank 1 read a different mesh than rank 0' $tmp/od.txt -- timeout "$MPI_TIMEOUT" mpirun "${flags[@]}" \
+bad_run 2 'rank 1 read a different mesh than rank 0' $tmp/od.txt -- timeout "$MPI_TIMEOUT" "$cli_mpirun" \
   -np 1 $nm --in=$tmp/hand.txt --out=$tmp/od.txt : -np 1 $nm --in=$tmp/hand4.txt --out=$tmp/od.txt
 want=$($nb --in=$tmp/hand4.txt --out=$tmp/oh.txt 2>&1)
 bad_run 2 "^$(printf '%s' "$want" | sed 's/[][().*^$]/\\&/g')\$" $tmp/oh.txt -- mpi 2 $nm --in=$tmp/hand4.txt --out=$tmp/oh.txt
@@ -121,14 +120,14 @@ out=$(mpi 2 $nm --help 2>&1); [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q -- 
 printf 'amr2d 2 1 1\n0 0 0\n3 x 1\n' > $tmp/malformed.txt
 printf 'amr2d 2 1 0\n0 0 0\n1 0 0\n' > $tmp/two.txt
 per_rank=0
-mpirun --version 2>/dev/null | grep -Eq 'Open MPI\) [1-4]\.' && per_rank=1
+${MPIRUN:-mpirun} --version 2>/dev/null | grep -Eq 'Open MPI\) [1-4]\.' && per_rank=1
 bad3() { # bad3 WANT_RC REGEX OUTFILE -- ARGS...
   local want=$1 re=$2 outf=$3; shift 4
   bad_run "$want" "$re" "$outf" -- mpi 3 $nm "$@"
   [ $per_rank -eq 1 ] || return 0
   local out rc r
   rm -f $tmp/rc.*
-  out=$(OMPI_MCA_orte_abort_on_non_zero_status=0 timeout "$MPI_TIMEOUT" mpirun "${flags[@]}" -np 3 \
+  out=$(OMPI_MCA_orte_abort_on_non_zero_status=0 timeout "$MPI_TIMEOUT" "$cli_mpirun" -np 3 \
     sh -c '"$@"; rc=$?; echo $rc > "$RC_DIR/rc.$OMPI_COMM_WORLD_RANK"; exit $rc' sh $nm "$@" 2>&1); rc=$?
   [ $rc -eq 124 ] && { cli_fail "hang (timeout), per-rank run: $*"; return 0; }
   [ "$(printf '%s\n' "$out" | grep -c '^error:')" -eq 1 ] || cli_fail "per-rank run $*: not one error line"
@@ -147,7 +146,7 @@ bad3 2 'two\.txt: 2 cell\(s\) for 3 ranks: every rank needs at least one cell' $
 bad3 2 'at least one timed sample' $tmp/b5/x.dat -- --exp=scaling --reps=0 --out=$tmp/b5
 touch $tmp/afile
 bad3 2 'cannot write --out=.*afile is not a directory' $tmp/afile/x -- --exp=scaling --out=$tmp/afile/x
-[ $per_rank -eq 1 ] || echo "note: per-rank exit codes checked with Open MPI <= 4 only (this mpirun: $(mpirun --version 2>/dev/null | head -1))"
+[ $per_rank -eq 1 ] || echo "note: per-rank exit codes checked with Open MPI <= 4 only (this mpirun: $(${MPIRUN:-mpirun} --version 2>/dev/null | head -1))"
 
 # ---- GPU backend: SKIP without GPUs; with them the same output, and one rank too many refused
 out=$(mpi 1 $nm --in=$tmp/center.txt --out=$tmp/center_gpu1.txt --backend=gpu 2>&1); rc=$?

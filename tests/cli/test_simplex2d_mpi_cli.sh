@@ -10,14 +10,12 @@
 #   at small n verified in full on the host (every element, poison included) plus the device
 #   check, and one rank more than there are GPUs refused with one line.
 . "$(dirname "$0")/lib.sh"
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: mpirun not installed (Open MPI: openmpi-bin)"; exit 77; }
+cli_mpi_need # SKIP without mpirun
 lm=simplex2d/lambda-mpi
 cli_need "make -C simplex2d; needs mpicxx" $lm
 tmp=$cli_tmp
-flags=(-q --oversubscribe) # -q: no mpirun banners between the programs' own lines
-[ "$(id -u)" -eq 0 ] && flags+=(--allow-run-as-root)
-[ -n "${NCCL_NVLS_ENABLE+x}" ] && flags+=(-x NCCL_NVLS_ENABLE)
-mpi() { local np=$1; shift; timeout "${MPI_TIMEOUT:-60}" mpirun "${flags[@]}" -np "$np" "$@"; }
+# common/mpirun.sh: mpirun -q --oversubscribe (--allow-run-as-root as root)
+mpi() { local np=$1; shift; timeout "${MPI_TIMEOUT:-60}" "$cli_mpirun" -np "$np" "$@"; }
 one_error() { # one_error WANT_RC REGEX CMD...
   local want=$1 re=$2 out rc; shift 2
   out=$("$@" 2>&1); rc=$?
@@ -53,9 +51,9 @@ for np in 1 2 3; do
   [ "$(dat_rows $f '$c["ranks"] != '$np)" -eq 0 ] || cli_fail "CPU backend P=$np: a row with another rank count"
   grep -q '^# gpu: none (host only' $f || cli_fail "CPU backend P=$np: no host-only gpu line"
 done
-one_error 2 "'--backend=tpu': choose one of: gpu cpu" mpi 3 $lm --backend=tpu
+one_error 2 "'--backend=tpu': choose one of: cpu gpu" mpi 3 $lm --backend=tpu
 
-out=$(mpi 2 $lm --sizes=300 --out=$tmp 2>&1); rc=$?
+out=$(mpi 2 $lm --backend=gpu --sizes=300 --out=$tmp 2>&1); rc=$?
 if [ $rc -eq 77 ]; then
   echo "gpu: SKIP (no GPU)"
   [ "$(printf '%s\n' "$out" | grep -c '^SKIP')" -eq 1 ] || cli_fail "exit 77 without exactly one SKIP line"
@@ -65,7 +63,7 @@ else
   echo "gpu: tested on $ngpu GPU(s)"
   for np in $(seq 1 "$ngpu"); do
     for rho in 4 16 32; do
-      mpi $np $lm --sizes=2,33,300,1001,4097 --variant=both --rho=$rho --full-max=4097 --reps=1 --warmup=0 --out=$tmp/g >/dev/null 2>&1 \
+      mpi $np $lm --backend=gpu --sizes=2,33,300,1001,4097 --variant=both --rho=$rho --full-max=4097 --reps=1 --warmup=0 --out=$tmp/g >/dev/null 2>&1 \
         || cli_fail "P=$np rho=$rho: verification or run failed"
     done
     [ -s $tmp/g/simplex2d_dist_lambda_p$np.dat ] || cli_fail "no .dat for P=$np"
@@ -74,6 +72,6 @@ else
         || cli_fail "P=$np: n = 2 rows without $((np - 1)) idle rank(s)"
     fi
   done
-  one_error 2 "rank $ngpu has no GPU" mpi $((ngpu + 1)) $lm --sizes=300 --out=$tmp/x
+  one_error 2 "rank $ngpu has no GPU" mpi $((ngpu + 1)) $lm --backend=gpu --sizes=300 --out=$tmp/x
 fi
 cli_done
