@@ -117,7 +117,7 @@ function gpu_check(seg,   pre, post, ctx, c, i, p, ms, said, n, a, ok, j) {
         sub(/^.*\|/, "", pre); sub(/\|.*$/, "", post)
         c = RLINE; sub(/^[ \t]*\|/, "", c); sub(/\|.*$/, "", c)
     } else c = ""
-    while (match(pre, /[.;] [^a-z0-9]/)) pre = substr(pre, RSTART + 2)
+    while (match(pre, /; |\. [^a-z0-9]/)) pre = substr(pre, RSTART + 2)
     if (match(post, /[.;]( |$)| \(/)) post = substr(post, 1, RSTART)
     said = gpu_models(c " " pre " " post)
     if (said == "") return
