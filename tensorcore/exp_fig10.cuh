@@ -59,7 +59,7 @@ static int tc_rhos(const tc_opts *o, const nbb_fractal *f, uint32_t *rho)
 static int tc_map_needs_s2(int m) { return m == M_V2 || m == M_V3 || m == M_V2_MMA || m == M_V2_LAMBDA; }
 
 /* Do the map's warp-wide instructions see whole warps in blocks of rho x rho threads
- * (maps.cuh, tc_warp0_whole ...)?  On an H100 exactly the launches this refuses gave wrong
+ * (mma.h, tc_warp0_whole ...)?  On an H100 exactly the launches this refuses gave wrong
  * cells (candy at rho = 4: v1, mma; every s = 3 fractal: mma-warp), while the host model of
  * the same fragments is exact for every fractal (tests/host/test_tensorcore_mma.c).  For
  * s = 2 (rho = 8, 16, 32) every map fits. */

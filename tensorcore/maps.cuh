@@ -260,15 +260,7 @@ static inline void tc_mma_a_regs(uint32_t s, int rb, uint32_t a_lo[4], uint32_t 
     }
 }
 
-/* Whole warps (host): WMMA and mma.sync (.aligned) need all 32 lanes of the warp that runs
- * them, so a block of rho x rho threads must give warp 0 all its lanes (v1, v3, mma, v2-mma:
- * rho^2 >= 32) or every warp (mma-warp: rho^2 a multiple of 32).  rho = 4 (16 threads) and
- * rho = 9, 27 (the last warp has 17 or 25 lanes) do not.  The redux controls name only the
- * lanes that exist (block_warp_lanes) and need a lane per digit in their smallest warp. */
-static inline int tc_warp0_whole(uint32_t rho) { return rho * rho >= 32; }
-static inline int tc_warps_whole(uint32_t rho) { return rho * rho % 32 == 0; }
-static inline uint32_t tc_lanes_first_warp(uint32_t rho) { return rho * rho < 32 ? rho * rho : 32; }
-static inline uint32_t tc_lanes_last_warp(uint32_t rho) { return rho * rho % 32 ? rho * rho % 32 : 32; }
+/* Whole warps (host): tc_warp0_whole, tc_warps_whole, tc_lanes_first/last_warp, in mma.h. */
 
 /* lambda shared with the whole block: PER_WARP = true -> every warp computes it for itself
  * (no shared memory, no barrier); false -> warp 0 computes it, lane 0 stores it to shared

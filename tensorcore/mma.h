@@ -180,6 +180,17 @@ static inline int tc_mma_level_ok(uint32_t k, int rb)
     return rb <= TC_MAX_RB && fractal_pow(k, (rb + 1) / 2 + 4) < ((uint64_t)1 << 32);
 }
 
+/* Whole warps (host; tests/host/test_tensorcore_limits.c): WMMA and mma.sync (.aligned) need
+ * all 32 lanes of the warp that runs them, so a block of rho x rho threads must give warp 0
+ * all its lanes (v1, v3, mma, v2-mma: rho^2 >= 32) or every warp (mma-warp: rho^2 a multiple
+ * of 32).  rho = 4 (16 threads) and
+ * rho = 9, 27 (the last warp has 17 or 25 lanes) do not.  The redux controls name only the
+ * lanes that exist (block_warp_lanes) and need a lane per digit in their smallest warp. */
+static inline int tc_warp0_whole(uint32_t rho) { return rho * rho >= 32; }
+static inline int tc_warps_whole(uint32_t rho) { return rho * rho % 32 == 0; }
+static inline uint32_t tc_lanes_first_warp(uint32_t rho) { return rho * rho < 32 ? rho * rho : 32; }
+static inline uint32_t tc_lanes_last_warp(uint32_t rho) { return rho * rho % 32 ? rho * rho % 32 : 32; }
+
 /* ---------------------------------------------------------------------------------------
  * Host fragment encodings (floats holding exact half values).  All zero-fill first. */
 static inline void tc_zero(float *m)
