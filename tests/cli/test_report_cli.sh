@@ -26,7 +26,7 @@ links() {
 s=$tmp/s
 mkdir -p "$s/plots/out" "$s/d/results-ref"
 cp "$top/plots/report.sh" "$s/plots/"
-: >"$s/d/Makefile"
+: >"$s/d/Makefile"; : >"$s/d/NOTES.md"
 printf '# program: t\n# git: 0000000\n# gpu: none\nn v\n1 2\n' >"$s/d/results-ref/d_fig1.dat"
 cp "$s/d/results-ref/d_fig1.dat" "$s/d/results-ref/d_tab1.dat"
 echo '# inputs: d_fig1.dat' >"$s/plots/d_fig1.gp"
