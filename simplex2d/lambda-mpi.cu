@@ -438,6 +438,32 @@ static void run_size(const dist_ctx *d, const lm_opts *o, int backend, uint32_t 
     free(h_p);
 }
 
+/* The .dat file of rank 0: refused on every rank (exit 2, before any work) when an existing file
+ * cannot be replaced; then its metadata and columns. */
+static void open_dat(dist_ctx *d, const lm_opts *o, int backend, int argc, char **argv, const char *gpus, datfile *df)
+{
+    char name[64];
+    snprintf(name, sizeof name, "simplex2d_dist_lambda_%sp%d.dat", backend == B_CPU ? "cpu_" : "", d->size);
+    char why[1200] = ""; /* an existing .dat that cannot be replaced: exit 2 on every rank, before any work */
+    dist_agree(d, d->rank == 0 ? datfile_check_target(o->co.out, name, why, sizeof why) : 0, "%s", why);
+    if (d->rank == 0) {
+        dat_meta meta = dat_meta_of("simplex2d/lambda-mpi", "lambda split across GPUs (beyond the paper)", argc, argv, gpus, &o->co);
+        datfile_open(df, o->co.out, name, &meta);
+        datfile_meta(df, "map", "lambda-exact, one block per omega, 1D grid; rank r: omega in [r T/P, (r+1) T/P)");
+        datfile_meta(df, "backend", "%s", backend == B_GPU ? "gpu (one GPU per rank)" : "cpu (OpenMP threads per rank; the "
+                                                                                      "GPU's per-thread functions, a block per iteration)");
+        datfile_meta(df, "variants", "coarse: 32 x 32 tiles (rho = 32) of 8 x 8 threads, 16-byte stores; plain: rho x rho "
+                                      "threads, one cell each; fill (linear): each rank's cells of the triangle as one "
+                                      "16-byte store stream (the write rate its GPU reaches)");
+        datfile_meta(df, "rank_time", "rank_min_ms, rank_max_ms: fastest and slowest rank's own kernel time (median, CUDA "
+                                       "events; CPU: the clock) over the ranks with work; balance_x = rank_max_ms / rank_min_ms");
+        datfile_meta(df, "rates", "gbs: bytes of the triangle (4 per cell) / total_ms; gbs_per_rank = gbs / ranks with "
+                                   "work; pct_of_fill = gbs_per_rank / the fill row's gbs_per_rank");
+        datfile_columns(df, "kernel variant n rho ranks ranks_idle blocks_total blocks_min blocks_max part_gib_max total_ms "
+                             "total_min_ms total_max_ms rank_min_ms rank_max_ms balance_x gbs gbs_per_rank pct_of_fill reps");
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *sizes = "";
@@ -489,26 +515,7 @@ int main(int argc, char **argv)
         else snprintf(gpus, sizeof gpus, "none (host only: %d ranks x %d..%d OpenMP threads)", d.size, tmin, tmax);
     }
     datfile df;
-    char name[64];
-    snprintf(name, sizeof name, "simplex2d_dist_lambda_%sp%d.dat", backend == B_CPU ? "cpu_" : "", d.size);
-    char why[1200] = ""; /* an existing .dat that cannot be replaced: exit 2 on every rank, before any work */
-    dist_agree(&d, d.rank == 0 ? datfile_check_target(co->out, name, why, sizeof why) : 0, "%s", why);
-    if (d.rank == 0) {
-        dat_meta meta = dat_meta_of("simplex2d/lambda-mpi", "lambda split across GPUs (beyond the paper)", argc, argv, gpus, co);
-        datfile_open(&df, co->out, name, &meta);
-        datfile_meta(&df, "map", "lambda-exact, one block per omega, 1D grid; rank r: omega in [r T/P, (r+1) T/P)");
-        datfile_meta(&df, "backend", "%s", backend == B_GPU ? "gpu (one GPU per rank)" : "cpu (OpenMP threads per rank; the "
-                                                                                      "GPU's per-thread functions, a block per iteration)");
-        datfile_meta(&df, "variants", "coarse: 32 x 32 tiles (rho = 32) of 8 x 8 threads, 16-byte stores; plain: rho x rho "
-                                      "threads, one cell each; fill (linear): each rank's cells of the triangle as one "
-                                      "16-byte store stream (the write rate its GPU reaches)");
-        datfile_meta(&df, "rank_time", "rank_min_ms, rank_max_ms: fastest and slowest rank's own kernel time (median, CUDA "
-                                       "events; CPU: the clock) over the ranks with work; balance_x = rank_max_ms / rank_min_ms");
-        datfile_meta(&df, "rates", "gbs: bytes of the triangle (4 per cell) / total_ms; gbs_per_rank = gbs / ranks with "
-                                   "work; pct_of_fill = gbs_per_rank / the fill row's gbs_per_rank");
-        datfile_columns(&df, "kernel variant n rho ranks ranks_idle blocks_total blocks_min blocks_max part_gib_max total_ms "
-                             "total_min_ms total_max_ms rank_min_ms rank_max_ms balance_x gbs gbs_per_rank pct_of_fill reps");
-    }
+    open_dat(&d, &o, backend, argc, argv, gpus, &df);
     cudaStream_t st = NULL;
     cudaEvent_t e0 = NULL, e1 = NULL;
     if (backend == B_GPU) {
