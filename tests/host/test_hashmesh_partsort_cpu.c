@@ -536,6 +536,20 @@ static void test_omp(void)
     T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 0, -1, why, sizeof why) == 1);
     T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 20, 4097, why, sizeof why) == 1);  /* place past 12 bits */
     T_CHECK(hsp_omp_setup(&c, 2147483647L, 4294967296L, 1, 10, 1, why, sizeof why) == 1); /* run records */
+    /* each limit at its value and one past: threads 4096 / 4097, pw 24 / 25 (above), run records
+     * 2^26 (1024 chunks of one key x 2^16 partitions of 2^10 buckets) / 2^26 + 2^16 (one chunk more) */
+    T_CHECK(hsp_omp_setup(&c, 10, 10, 4096, 0, 16, why, sizeof why) == 0);
+    T_CHECK(c.threads == 4096);
+    hsp_omp_free(&c);
+    T_CHECK(hsp_omp_setup(&c, 10, 10, 4097, 0, 16, why, sizeof why) == 1);
+    T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 24, 0, why, sizeof why) == 0);
+    T_CHECK(c.pw == 24 && c.parts == 1 && c.chunk == 256);
+    hsp_omp_free(&c);
+    T_CHECK(hsp_omp_setup(&c, 1024, 1L << 26, 1, 10, 1, why, sizeof why) == 0);
+    T_CHECK(c.nchunks * c.parts == HSP_OMP_RUNS_MAX);
+    hsp_omp_free(&c);
+    T_CHECK(hsp_omp_setup(&c, 1025, 1L << 26, 1, 10, 1, why, sizeof why) == 1);
+    T_CHECK(strstr(why, "run records") != NULL);
     const long ns[] = {1, 2, 31, 1025, 65536, (1L << 20) + 3};
     for (int a = 0; a < 6; a++)
         for (int th = 1; th <= 4; th *= 2) {
