@@ -36,6 +36,34 @@
 
 #define SGB_LINE_BYTES 64 /* lanes = SGB_LINE_BYTES / elem grids interleaved (a cache line) */
 
+/* Streaming (non-temporal) stores for the scatter: the destination lines are written whole
+ * (64 consecutive values of one grid), so write-combining sends them to memory without the
+ * write-allocate read; x86-64 (movnti, baseline SSE2), else a plain store.  Used when the batch
+ * has at least SGB_STREAM_MIN bytes (a smaller one may be read again from the cache). */
+#ifndef SGB_STREAM_MIN /* (a test sets its own, to run both paths at small sizes) */
+#define SGB_STREAM_MIN (8.0 * 1024 * 1024)
+#endif
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+static inline void sgb_stream_f(float *p, float v)
+{
+    int i;
+    memcpy(&i, &v, sizeof i);
+    _mm_stream_si32((int *)p, i);
+}
+static inline void sgb_stream_d(double *p, double v)
+{
+    long long i;
+    memcpy(&i, &v, sizeof i);
+    _mm_stream_si64((long long *)p, i);
+}
+static inline void sgb_fence(void) { _mm_sfence(); }
+#else
+static inline void sgb_stream_f(float *p, float v) { *p = v; }
+static inline void sgb_stream_d(double *p, double v) { *p = v; }
+static inline void sgb_fence(void) {}
+#endif
+
 #define SGB_DEFINE(T, SUF, SURPLUS, UNSURPLUS)                                                          \
     /* len contiguous values from their left and right parents (one row of lanes). */                  \
     SG_INLINE void sgb_row_##SUF(T *px, const T *pl, const T *pr, long long len, int inverse)          \
@@ -58,14 +86,15 @@
             }                                                                                          \
         }                                                                                              \
     }                                                                                                  \
-    /* Scatter lanes 0..nv-1 of buf back into nv grids at dst. */                                      \
-    SG_INLINE void sgb_scatter_##SUF(T *dst, const T *buf, long long N, int V, int nv)                 \
+    /* Scatter lanes 0..nv-1 of buf back into nv grids at dst; nt: streaming stores (sgb_stream). */  \
+    SG_INLINE void sgb_scatter_##SUF(T *dst, const T *buf, long long N, int V, int nv, int nt)         \
     {                                                                                                  \
         for (long long i0 = 0; i0 < N; i0 += 64) {                                                     \
             long long i1 = i0 + 64 < N ? i0 + 64 : N;                                                  \
             for (int v = 0; v < nv; v++) {                                                             \
                 T *t = dst + v * N;                                                                    \
-                for (long long i = i0; i < i1; i++) t[i] = buf[i * V + v];                             \
+                if (nt) for (long long i = i0; i < i1; i++) sgb_stream_##SUF(t + i, buf[i * V + v]);   \
+                else for (long long i = i0; i < i1; i++) t[i] = buf[i * V + v];                        \
             }                                                                                          \
         }                                                                                              \
     }                                                                                                  \
@@ -93,7 +122,7 @@
         }                                                                                              \
     }                                                                                                  \
     /* One block of V interleaved sparse grids, all dimensions, level by level (sgs_grid's order). */  \
-    SG_CPU_TARGETS static void sgb_sparse_block_##SUF(T *buf, const sgs_grid *g, int V, int inverse)  \
+    SG_INLINE void sgb_sparse_block_##SUF(T *buf, const sgs_grid *g, int V, int inverse)              \
     {                                                                                                  \
         for (int k = 0; k < g->d; k++)                                                                 \
             for (int s = 1; s <= g->n; s++) sgb_list_##SUF(buf, g, k, inverse ? s : g->n + 1 - s, V, inverse); \
@@ -101,7 +130,7 @@
     /* One block of V interleaved full-grid tiles: dimension k = 0..d-1, every line along k.  The      \
      * lines of one outer block o are neighbours in the dimensions below k, so the points at index     \
      * i along k of all of them are stride[k] V contiguous values (also for k = 0: V values). */       \
-    SG_CPU_TARGETS static void sgb_full_block_##SUF(T *buf, const sg_geom *g, int V, int inverse)      \
+    SG_INLINE void sgb_full_block_##SUF(T *buf, const sg_geom *g, int V, int inverse)                  \
     {                                                                                                  \
         for (int k = 0; k < g->d; k++) {                                                               \
             long long inner = g->stride[k] * V, len = g->n[k] * inner, size = g->size * V;             \
@@ -117,6 +146,23 @@
                 }                                                                                      \
         }                                                                                              \
     }                                                                                                  \
+    /* One block: gather, every pass, scatter (V a constant in the first branch: the compiler          \
+     * specializes the inlined loops for the default lanes; any other V takes the generic code). */   \
+    SG_INLINE void sgb_block_v_##SUF(T *buf, const T *src, T *dst, long long N, const void *sg, int kind,   \
+                                     int inverse, int V, int nv, int nt)                               \
+    {                                                                                                  \
+        sgb_gather_##SUF(buf, src, N, V, nv);                                                          \
+        if (kind) sgb_full_block_##SUF(buf, (const sg_geom *)sg, V, inverse);                          \
+        else sgb_sparse_block_##SUF(buf, (const sgs_grid *)sg, V, inverse);                            \
+        sgb_scatter_##SUF(dst, buf, N, V, nv, nt);                                                     \
+    }                                                                                                  \
+    SG_CPU_TARGETS static void sgb_block_##SUF(T *buf, const T *src, T *dst, long long N, const void *sg, int kind, \
+                                               int inverse, int V, int nv, int nt)                     \
+    {                                                                                                  \
+        if (V == (int)(SGB_LINE_BYTES / sizeof(T)))                                                    \
+            sgb_block_v_##SUF(buf, src, dst, N, sg, kind, inverse, (int)(SGB_LINE_BYTES / sizeof(T)), nv, nt); \
+        else sgb_block_v_##SUF(buf, src, dst, N, sg, kind, inverse, V, nv, nt);                        \
+    }                                                                                                  \
     /* The driver: G grids of N points src -> dst, OpenMP over blocks of V; kind 0 sparse (sg: an     \
      * sgs_grid), 1 full (sg: an sg_geom).  lanes 0: SGB_LINE_BYTES / sizeof(T).  0, or -1 when out    \
      * of memory. */                                                                                   \
@@ -124,6 +170,7 @@
                                     int inverse, int threads, int lanes)                               \
     {                                                                                                  \
         int V = lanes > 0 ? lanes : (int)(SGB_LINE_BYTES / sizeof(T)), fail = 0;                       \
+        int nt = (double)G * N * sizeof(T) >= SGB_STREAM_MIN; /* streaming stores beyond the cache */  \
         long long blocks = (G + V - 1) / V;                                                            \
         if (threads < 1) threads = 1;                                                                  \
         _Pragma("omp parallel num_threads(threads) reduction(| : fail)")                               \
@@ -134,11 +181,9 @@
                 _Pragma("omp for schedule(static)")                                                    \
                 for (long long b = 0; b < blocks; b++) {                                               \
                     int nv = G - b * V < V ? (int)(G - b * V) : V;                                     \
-                    sgb_gather_##SUF(buf, src + b * V * N, N, V, nv);                                  \
-                    if (kind) sgb_full_block_##SUF(buf, (const sg_geom *)sg, V, inverse);              \
-                    else sgb_sparse_block_##SUF(buf, (const sgs_grid *)sg, V, inverse);                \
-                    sgb_scatter_##SUF(dst + b * V * N, buf, N, V, nv);                                 \
+                    sgb_block_##SUF(buf, src + b * V * N, dst + b * V * N, N, sg, kind, inverse, V, nv, nt); \
                 }                                                                                      \
+                sgb_fence(); /* the streaming stores are visible before the threads join */            \
             }                                                                                          \
             free(buf);                                                                                 \
         }                                                                                              \

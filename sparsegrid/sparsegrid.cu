@@ -6,7 +6,8 @@
  *
  * Reading order: this file; harness.cuh (inputs, CPU references, the verified-then-timed jobs);
  * exp_full.cuh (Figs. 5.1-5.3, bandwidth, tune); exp_sparse.cuh (real sparse grids on the GPU);
- * exp_layout.cuh (Fig. 2.9); exp_host.cuh (error figures and Fig. 2.5, host only).  The
+ * exp_layout.cuh (Fig. 2.9); exp_host.cuh (error figures and Fig. 2.5, host only); exp_roofline.cuh (the CPU
+ * versions against the host triad, host only).  The
  * algorithms themselves: hierarchize.h (formulas, CPU versions), kernels.cuh (GPU kernels for
  * full grids), sparse.h / sparse_kernels.cuh / sparse_multi.cuh / sparse_stream.{h,cuh} (sparse grids).
  *
@@ -19,6 +20,7 @@
 #include "exp_sparse.cuh"
 #include "exp_layout.cuh"
 #include "exp_host.cuh"
+#include "exp_roofline.cuh"
 
 static const experiment EXPERIMENTS[] = {
     /* name           paper item                   what it measures                                            function */
@@ -32,6 +34,7 @@ static const experiment EXPERIMENTS[] = {
     {"truncation",   "ch. 6 (future work)",       "error of the sparse grid kept from a full grid", exp_truncation, EXP_HOST},
     {"sparse-error", "section 2.2",               "error vs points, sparse and full grids, fitted rates", exp_sparse_error, EXP_HOST},
     {"progressive",  "Fig. 2.5",                  "reconstruction from a subspace-ordered stream", exp_progressive, EXP_HOST},
+    {"cpu-roofline", "beyond the thesis",         "CPU versions (cpu_blocked: cache-blocked) vs the host triad, float and double", exp_cpu_roofline, EXP_HOST},
 };
 
 static sg_opts parse_options(int argc, char **argv)

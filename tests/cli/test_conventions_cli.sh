@@ -138,7 +138,7 @@ done
 host_exps() { $1 --exp=list | awk 'NR > 1 && $2 == "host" { printf "%s ", $1 }'; }
 for want in "simplex2d/simplex2d:layout " "simplex3d/simplex3d:layout " \
             "fractals/fractals:ratio shapes layout describe draw launch " "fractals/compact:" "tensorcore/tensorcore:" \
-            "sparsegrid/sparsegrid:truncation sparse-error progressive " "hashmesh/hashmesh:tab4_1 "; do
+            "sparsegrid/sparsegrid:truncation sparse-error progressive cpu-roofline " "hashmesh/hashmesh:tab4_1 "; do
   p=${want%%:*}
   [ -x $p ] || continue
   [ "$(host_exps $p)" = "${want#*:}" ] || cli_fail "$p: host experiments '$(host_exps $p)', want '${want#*:}'"

@@ -11,9 +11,11 @@
  *   - full grids in the plain layout (sg_cpu_blocked_*) against sg_ref_tile_f/d tile by tile and
  *     (float) the tuned sg_cpu_tuned: the thesis's tiles 33x33, 9x9x9, 9x9x5x5 and awkward ones
  *     (1D, 2-point dimensions, 65x3x2x5);
+ *   - both store paths: batches below 4 KiB with plain stores, larger ones streaming;
  *   - nothing written past the batch (a poisoned guard after dst), nothing left unwritten
  *     (dst poisoned with NaN before). */
 #include <math.h>
+#define SGB_STREAM_MIN 4096.0 /* batches of 4 KiB and more take the streaming stores, smaller ones not */
 #include "../../sparsegrid/cpu_blocked.h"
 #include "../../common/testlib.h"
 
