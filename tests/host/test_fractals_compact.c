@@ -4,7 +4,8 @@
  *  - inverse map round trip, every fractal, every r with k^r <= 2^21 and n <= 2^28 (exhaustive):
  *    compact -> embedded -> compact for every i < k^r (literal fractal_index_of and fast
  *    compact_index both give i back); embedded -> compact over the whole n x n array when
- *    n^2 <= 2^22: a cell iff fractal_member, and then the round trip back.
+ *    n^2 <= 2^22 and a band of s past its right and bottom edges: a cell iff fractal_member
+ *    (none in the band: the literal inverse refuses x or y >= n), and then the round trip back.
  *  - compact_digits_cell (block digits + thread digits, as compact.cu splits i) == the
  *    forward map fractal_cell_of, for every i of those levels.
  *  - compact_neighbour == compact_index of the neighbour, all 8 Moore neighbours of every
@@ -67,10 +68,11 @@ static void test_round_trip(const nbb_fractal *f)
         T_EQ_INT(bad_split, 0);
         T_EQ_INT(bad_nb, 0);
         uint64_t n = C.n;
-        if (n * n <= EXHAUSTIVE_BOX) { /* embedded -> compact over the whole box */
+        if (n * n <= EXHAUSTIVE_BOX) { /* embedded -> compact over the whole box, and a band of
+                                          s cells past its right and bottom edges (no cell there) */
             uint64_t bad = 0, count = 0;
-            for (uint32_t y = 0; y < n; y++)
-                for (uint32_t x = 0; x < n; x++) {
+            for (uint32_t y = 0; y < n + (uint32_t)f->s; y++)
+                for (uint32_t x = 0; x < n + (uint32_t)f->s; x++) {
                     uint64_t i = 0, i2 = 0;
                     int in = fractal_index_of(f, r, x, y, &i), in2 = compact_index(&C, x, y, &i2);
                     bad += in != fractal_member(f, x, y, r) || in2 != in || (in && i2 != i);
