@@ -18,7 +18,8 @@
  *     multiple of G and below G; the output is poisoned (NaN) first, and the shared slots of
  *     the grids a partial group does not have must stay untouched;
  *   - sgs_multi_pick_g: the rule (largest G <= gmax fitting the block limit with >= 2 blocks
- *     per SM by shared memory) over many sizes, and its values for the sweep's grids with the
+ *     per SM by shared memory) over many sizes, each limit at equality and one byte past it
+ *     (one grid = optin: 1, one byte more: 0), and its values for the sweep's grids with the
  *     H100's shared memory limits (CUDA programming guide, compute capability 9.0: 228 KiB
  *     per SM, 227 KiB per block opt-in, 1 KiB reserved per block). */
 #include <math.h>
@@ -213,6 +214,13 @@ static void check_pick_g(void)
             if (G < 4) bad += (G + 1) * b <= optin && 2 * ((G + 1) * b + res) <= per_sm; /* G + 1 would fit */
         }
     T_EQ_INT(bad, 0);
+    /* each limit at equality and one byte past it (the sweep above never lands on one) */
+    T_EQ_INT(sgs_multi_pick_g(232448, 4, 232448, 233472, 1024, 2), 1); /* one grid fills optin */
+    T_EQ_INT(sgs_multi_pick_g(232449, 4, 232448, 233472, 1024, 2), 0);
+    T_EQ_INT(sgs_multi_pick_g(1000, 4, 2000, 1 << 30, 0, 2), 2); /* two grids fill optin */
+    T_EQ_INT(sgs_multi_pick_g(1001, 4, 2000, 1 << 30, 0, 2), 1);
+    T_EQ_INT(sgs_multi_pick_g(1000, 4, 1 << 20, 2 * (3 * 1000 + 24), 24, 2), 3); /* 2 blocks of 3 fill per_sm */
+    T_EQ_INT(sgs_multi_pick_g(1000, 4, 1 << 20, 2 * (3 * 1000 + 24) - 1, 24, 2), 2);
     /* the sweep's grids (exp_sparse.cuh SPARSE_LEVEL) with the H100's limits */
     static const int level[7] = {0, 12, 9, 7, 5, 4, 3};
     static const int want_f[7] = {0, 4, 4, 3, 3, 2, 2}, want_d[7] = {0, 3, 2, 1, 1, 1, 1};

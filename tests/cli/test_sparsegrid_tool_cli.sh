@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# sparsegrid/hierarchize at the edges test_sparsegrid_cli.sh leaves open (no GPU):
+#  - the .npy it writes for anisotropic tiles is C order with the slowest dimension first:
+#    --dims=9x5 (N0 = 9 fastest) -> shape (T, 5, 9); sparse grids -> (T, points); the data
+#    after the header equal the raw output;
+#  - the non-finite refusal names the grid and the point of the first bad value (value 1094
+#    of two 33 x 33 tiles: grid 1, point 5);
+#  - --sparse's level limit both sides: 1:24 passes its parse (refused only for the file's
+#    size), 1:25 is refused by it;
+#  - --tiles' data limit both sides, in bytes of the precision: the largest T with T * points *
+#    4 <= 9e18 passes (refused for the file's size), one more is "too much data"; in double
+#    the limit halves.
+. "$(dirname "$0")/lib.sh"
+prog=sparsegrid/hierarchize
+cli_need "make -C sparsegrid" $prog
+tmp=$cli_tmp
+ones() { local i; for ((i = 0; i < $1; i++)); do printf '\000\000\200\077'; done; }
+
+# .npy shapes
+ones 90 >"$tmp/a.raw"    # 2 tiles of 9 x 5
+expect 0 $prog --dims=9x5 --tiles=2 --in="$tmp/a.raw" --out="$tmp/a.npy" --quiet >/dev/null
+expect 0 $prog --dims=9x5 --tiles=2 --in="$tmp/a.raw" --out="$tmp/a.h" --quiet >/dev/null
+head -c 128 "$tmp/a.npy" | grep -q "'shape': (2, 5, 9), }" || cli_fail ".npy of 9x5 tiles: shape not (2, 5, 9): $(head -c 128 "$tmp/a.npy" | tr -d '\000')"
+[ $(($(stat -c %s "$tmp/a.npy") - 360)) -eq 128 ] && tail -c 360 "$tmp/a.npy" | cmp -s - "$tmp/a.h" || cli_fail ".npy of 9x5 tiles: not a 128-byte header and the raw data"
+ones 98 >"$tmp/s.raw"    # 2 sparse grids 2:3 (49 points)
+expect 0 $prog --sparse=2:3 --tiles=2 --in="$tmp/s.raw" --out="$tmp/s.npy" --quiet >/dev/null
+head -c 128 "$tmp/s.npy" | grep -q "'shape': (2, 49), }" || cli_fail ".npy of sparse grids: shape not (2, 49)"
+expect 0 $prog --sparse=2:3 --tiles=2 --in="$tmp/s.npy" --out="$tmp/s2.raw" --inverse --quiet >/dev/null
+cmp -s "$tmp/s2.raw" "$tmp/s.raw" || cli_fail ".npy of sparse grids: the round trip"
+
+# the first non-finite value: grid and point
+{ ones 1094; printf '\000\000\300\177'; ones 1083; } >"$tmp/nan.raw"
+expect 2 $prog --dims=33x33 --tiles=2 --in="$tmp/nan.raw" --out="$tmp/nan.out" | grep -q '1 non-finite values (NaN/Inf), the first at value 1094 (grid 1, point 5)' ||
+  cli_fail "non-finite: grid 1, point 5 not named"
+
+# --sparse's level, both sides
+expect 2 $prog --sparse=1:24 --tiles=1 --in="$tmp/s.raw" --out="$tmp/x.raw" | grep -q '16777217 points each) in float need 67108868' ||
+  cli_fail "--sparse=1:24 refused before the file's size"
+expect 2 $prog --sparse=1:25 --tiles=1 --in="$tmp/s.raw" --out="$tmp/x.raw" | grep -q 'N from 1 to 24' || cli_fail "--sparse=1:25 not refused"
+
+# --tiles: T * 1089 points * 4 bytes <= 9e18 (floor(2.25e18 / 1089) = 2066115702479338); double: half
+ones 1089 >"$tmp/one.raw"
+expect 2 $prog --dims=33x33 --tiles=2066115702479338 --in="$tmp/one.raw" --out="$tmp/x.raw" | grep -q 'has 4356 bytes' ||
+  cli_fail "--tiles at the float limit refused before the file's size"
+expect 2 $prog --dims=33x33 --tiles=2066115702479339 --in="$tmp/one.raw" --out="$tmp/x.raw" | grep -q 'too much data' ||
+  cli_fail "--tiles one past the float limit not refused"
+expect 2 $prog --dims=33x33 --tiles=1033057851239669 --precision=double --in="$tmp/one.raw" --out="$tmp/x.raw" | grep -q 'has 4356 bytes' ||
+  cli_fail "--tiles at the double limit refused before the file's size"
+expect 2 $prog --dims=33x33 --tiles=1033057851239670 --precision=double --in="$tmp/one.raw" --out="$tmp/x.raw" | grep -q 'too much data' ||
+  cli_fail "--tiles one past the double limit not refused"
+[ -e "$tmp/x.raw" ] && cli_fail "a refused run wrote its output"
+cli_done
