@@ -239,7 +239,7 @@ static void bandwidth_open(const sg_opts *o, datfile *d, int l2)
     datfile_meta(d, "columns", "bytes_moved = 2 * Nt * tile bytes (read + write once); gbs = bytes_moved / median; "
                                "pct_copy = gbs / gbs of the copy kernel at the same size (same run); beyond_l2 = "
                                "bytes_moved > L2 size");
-    datfile_columns(d, "shape impl nt bytes_moved median_ms min_ms max_ms gbs pct_copy beyond_l2 batch");
+    datfile_columns(d, "shape impl nt bytes_moved median_ms min_ms max_ms gbs pct_copy beyond_l2 batch pct_triad");
 }
 
 /* The three shapes from 1 MiB up to >= 1 GiB of tiles: GB/s (read + write once) of every
@@ -253,6 +253,7 @@ static int exp_bandwidth(void *opts)
     batch_alloc(&b, ((size_t)1 << maxlog) + (size_t)4 * 2025 * 4, sizeof(float), 0, o->c.seed);
     datfile d;
     bandwidth_open(o, &d, l2);
+    sg_triad_meta(o, &d);
     for (int s = 0; s < 3; s++) {
         full_plans p;
         full_plans_setup(o, &p, THESIS_SHAPES[s], SG_VARIANT_LINES);
@@ -276,8 +277,10 @@ static int exp_bandwidth(void *opts)
                 bench_stats st = full_time(o, &j, &d);
                 double gbs = gbs_of(moved, st.median);
                 if (m->kind == FULL_COPY) copy_gbs = gbs;
-                datfile_row(&d, "%s %s %lld %.0f %.6f %.6f %.6f %.1f %.1f %d %d", THESIS_SHAPES[s], m->name, nt, moved,
-                            st.median, st.min, st.max, gbs, 100 * gbs / copy_gbs, moved > l2, st.batch);
+                char pt[32] = "-";
+                if (m->kind == FULL_CPU_TUNED) snprintf(pt, sizeof pt, "%.1f", 100 * gbs / o->triad);
+                datfile_row(&d, "%s %s %lld %.0f %.6f %.6f %.6f %.1f %.1f %d %d %s", THESIS_SHAPES[s], m->name, nt, moved,
+                            st.median, st.min, st.max, gbs, 100 * gbs / copy_gbs, moved > l2, st.batch, pt);
                 fprintf(stderr, "bandwidth %-8s %-27s Nt=%8lld %8.1f MB  %9.4f ms  %7.1f GB/s  %5.1f%% of copy%s\n",
                         THESIS_SHAPES[s], m->name, nt, moved / 1e6, st.median, gbs, 100 * gbs / copy_gbs,
                         moved > l2 ? "" : "  (fits in L2)");

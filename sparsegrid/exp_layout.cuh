@@ -67,11 +67,13 @@ static void layout_shape_free(layout_shape *s)
 
 /* One timed row of the layout figure. */
 static void layout_row(datfile *d, const char *shape, const char *impl, const char *lin, const char *lout, int threads,
-                       long long nt, double moved, bench_stats st, double copy_gbs, int l2)
+                       long long nt, double moved, bench_stats st, double copy_gbs, int l2, double triad = 0)
 {
     double gbs = gbs_of(moved, st.median), pct = copy_gbs > 0 ? 100 * gbs / copy_gbs : 100.0;
-    datfile_row(d, "%s %s %s %s %d %lld %.0f %.6f %.6f %.6f %.1f %.1f %d %d", shape, impl, lin, lout, threads, nt, moved,
-                st.median, st.min, st.max, gbs, pct, moved > l2, st.batch);
+    char pt[32] = "-"; /* pct_triad: the cpu rows (triad > 0) */
+    if (triad > 0) snprintf(pt, sizeof pt, "%.1f", 100 * gbs / triad);
+    datfile_row(d, "%s %s %s %s %d %lld %.0f %.6f %.6f %.6f %.1f %.1f %d %d %s", shape, impl, lin, lout, threads, nt, moved,
+                st.median, st.min, st.max, gbs, pct, moved > l2, st.batch, pt);
     fprintf(stderr, "layout %-8s %-30s %-8s -> %-8s Nt=%8lld %8.1f MB %9.4f ms %7.1f GB/s %5.1f%% of copy\n", shape, impl,
             lin, lout, nt, moved / 1e6, st.median, gbs, pct);
 }
@@ -83,7 +85,7 @@ static void layout_open(const sg_opts *o, datfile *d, int l2)
     datfile_meta(d, "columns", "layout_in/layout_out: plain = the full grid, dimension 0 fastest; subspace = the thesis's "
                                "subspace order (sparse.h, sgs_init_full); bytes_moved = 2 * Nt * tile bytes; pct_copy = "
                                "gbs / copy kernel of the same bytes");
-    datfile_columns(d, "shape impl layout_in layout_out threads nt bytes_moved median_ms min_ms max_ms gbs pct_copy beyond_l2 batch");
+    datfile_columns(d, "shape impl layout_in layout_out threads nt bytes_moved median_ms min_ms max_ms gbs pct_copy beyond_l2 batch pct_triad");
 }
 
 /* The rows of one shape at one batch size, in the order of the data file. */
@@ -121,7 +123,7 @@ static void layout_batch(const sg_opts *o, datfile *d, const char *shape, layout
         }
     j = full_job_of(o, &CPU, &s->p, b, nt, 0);
     st = full_time(o, &j, d);
-    layout_row(d, shape, "cpu_tuned", "plain", "plain", o->threads, nt, moved, st, copy_gbs, l2);
+    layout_row(d, shape, "cpu_tuned", "plain", "plain", o->threads, nt, moved, st, copy_gbs, l2, o->triad);
     sparse_impl shift;
     memset(&shift, 0, sizeof shift);
     snprintf(shift.name, sizeof shift.name, "cpu_shift");
@@ -129,7 +131,7 @@ static void layout_batch(const sg_opts *o, datfile *d, const char *shape, layout
     shift.threads = o->threads;
     sparse_job sj = sparse_job_of(&shift, &s->g, in_sub, nt);
     st = sparse_time<float>(o, &sj, d);
-    layout_row(d, shape, "cpu_shift", "subspace", "subspace", o->threads, nt, moved, st, copy_gbs, l2);
+    layout_row(d, shape, "cpu_shift", "subspace", "subspace", o->threads, nt, moved, st, copy_gbs, l2, o->triad);
 }
 
 /* The three thesis tile shapes as full grids, hierarchized (a) in place in the plain layout
@@ -154,6 +156,7 @@ static int exp_layout(void *opts)
     int l2 = l2_bytes(o);
     datfile d;
     layout_open(o, &d, l2);
+    sg_triad_meta(o, &d);
     for (int si = 0; si < 3; si++) {
         layout_shape s;
         layout_shape_setup(o, &s, THESIS_SHAPES[si]);

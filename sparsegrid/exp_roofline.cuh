@@ -242,7 +242,7 @@ static int exp_cpu_roofline(void *opts)
     host_describe(host, sizeof host);
     dat_meta m = sg_meta(o, "beyond the thesis: the CPU versions against the host's triad bandwidth");
     datfile d;
-    datfile_open(&d, o->c.out, "sparsegrid_figx8_cpu_roofline.dat", &m);
+    datfile_open(&d, o->c.out, "sparsegrid_figx9_cpu_roofline.dat", &m);
     datfile_meta(&d, "host", "%s", host);
     datfile_meta(&d, "triad_gbs", "%.1f (a[i] = b[i] + s c[i], 3 arrays x %zu doubles = 3 x %zu MiB, %d OpenMP threads, "
                  "best of 5; counted 3 x 8 bytes per element: 2 reads + 1 write, write-allocate not counted, as STREAM)",

@@ -2,9 +2,9 @@
 # Each data file is a real target: only what is missing is measured again.  RUN_<stem> holds the
 # options of the run that writes $(RESDIR)/sparsegrid_<stem>.dat; the rule at the end runs it.
 STEMS := fig5_1_2d fig5_2_3d fig5_3_4d figx1_bandwidth figx2_error figx3_tune figx4_sparse_float \
-         figx4_sparse_double figx5_sparse_error figx6_progressive figx7_layout figx8_cpu_roofline
+         figx4_sparse_double figx5_sparse_error figx6_progressive figx7_layout figx9_cpu_roofline
 # make run (common.mk): the host-only stems need no GPU, the others are skipped where there is none
-HOST_STEMS := figx2_error figx5_sparse_error figx6_progressive figx8_cpu_roofline
+HOST_STEMS := figx2_error figx5_sparse_error figx6_progressive figx9_cpu_roofline
 HOST_DATA := $(foreach s,$(HOST_STEMS),$(RESDIR)/sparsegrid_$(s).dat)
 GPU_DATA := $(foreach s,$(filter-out $(HOST_STEMS),$(STEMS)),$(RESDIR)/sparsegrid_$(s).dat)
 
@@ -31,7 +31,7 @@ RUN_figx6_progressive := --exp=progressive
 # thesis Fig. 2.9: the three tile shapes in place vs in subspace order (GPU and CPU)
 RUN_figx7_layout := --exp=layout
 # beyond the thesis: every CPU version (cpu_blocked.h: cache-blocked) against the host's triad, float and double (host only)
-RUN_figx8_cpu_roofline := --exp=cpu-roofline
+RUN_figx9_cpu_roofline := --exp=cpu-roofline
 
 $(RESDIR)/sparsegrid_%.dat: sparsegrid
 	$(if $(RUN_$*),,$(error $@: no run writes this file alone (experiments.mk: RUN_$*)))

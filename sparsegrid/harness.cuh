@@ -43,6 +43,7 @@ typedef struct {
     const char *impls;  /* sparse: only the rows whose impl name starts with one of these comma-separated prefixes */
     int argc;
     char **argv;        /* for the data files' # cmdline: line */
+    double triad;       /* bandwidth, layout: the host triad of this run (GB/s; host_triad_gbs) */
     char gpu[256];      /* device_describe(); empty: host only */
     cudaStream_t s;     /* the stream every GPU job runs on */
 } sg_opts;
@@ -74,6 +75,17 @@ static void verify_fail(const char *what)
 {
     fprintf(stderr, "verification failed: %s\n", what);
     exit(1);
+}
+
+/* Measures the host triad for the CPU rows of a GB/s file (3 x 2^26 doubles = 3 x 512 MiB, quick
+ * 3 x 128 MiB; common/host.h) and writes it as its # triad_gbs: line. */
+static void sg_triad_meta(sg_opts *o, datfile *d)
+{
+    size_t n = (size_t)1 << (o->c.quick ? 24 : 26);
+    o->triad = host_triad_gbs(n, o->threads, 5);
+    datfile_meta(d, "triad_gbs", "%.1f (a[i] = b[i] + s c[i], 3 arrays x %zu doubles, %d OpenMP threads, best of 5; "
+                 "counted 3 x 8 bytes per element: 2 reads + 1 write, write-allocate not counted, as STREAM; "
+                 "pct_triad = gbs / triad_gbs for the cpu rows, - for the others)", o->triad, n, o->threads);
 }
 
 /* GB/s of `moved` bytes in ms milliseconds. */
