@@ -13,7 +13,8 @@
 #  - progressive: (n + 1)^d rows per field (n = 6 in 2D, 4 in 3D), the bytes received growing
 #    by one subspace each (their sizes: the products of the 1-D counts, each once) to 4 bytes a
 #    point, the fraction, a last error of float32 rounding only; the pictures at the last
-#    subspace boundary at or below 1/64, 1/16, 1/4 of the bytes, and complete, 17 x 17 points.
+#    subspace boundary at or below 1/64, 1/16, 1/4 of the bytes, and complete, 17 x 17 points;
+#  - --precision=double accepted by --exp=sparse only.
 . "$(dirname "$0")/lib.sh"
 exp=sparsegrid/sparsegrid
 cli_need "make -C sparsegrid" $exp
@@ -93,4 +94,11 @@ res=$(awk "$LEV"'
     for (s = 0; s <= 3; s++) if (st[s] != 289) { bad++; print "picture " s ": " st[s] " points" > "/dev/stderr" }
     print bad + 0 }' "$tmp/p/sparsegrid_figx6_progressive.dat" "$tmp/p/sparsegrid_figx6_progressive_pictures.dat")
 [ "$res" = 0 ] || cli_fail "progressive: $res rows wrong"
+
+# --precision=double: --exp=sparse only (accepted: 77 with no visible device); a host
+# experiment refuses it before writing anything
+expect 77 env CUDA_VISIBLE_DEVICES=-1 $exp --exp=sparse --precision=double --quick --out="$tmp/sd" >/dev/null
+expect 2 $exp --exp=truncation --precision=double --quick --out="$tmp/td" | grep -q 'only --exp=sparse computes in double' ||
+  cli_fail "--exp=truncation --precision=double not refused"
+[ -e "$tmp/td/sparsegrid_figx2_error.dat" ] && cli_fail "a refused --precision=double run wrote its file"
 cli_done
