@@ -21,6 +21,8 @@
  *                 lines 12-24, clipped).
  *   5. query      Listing 2's read, unchanged (hash_neigh2d_probe), in window coordinates:
  *                 the neighbours come out as global cell indices.
+ *                 Steps 4-5 are in mesh_step.h (no MPI): serial, and on the rank's OpenMP
+ *                 threads with the same table and neighbours bit for bit.
  * The whole mesh is read (or generated) by every rank and steps 1-2 run here on the host
  * (every rank sorts all keys): the reference.  remesh_dist.h runs steps 1-2 distributed (each
  * rank sorts only its share, on its GPU or its host); steps 3-5 are the per-step work (host
@@ -32,17 +34,14 @@
 #include "../common/dist.h"
 #include "gen.h"
 #include "hash.h"
-#include "remesh.h" /* hm_morton, hm_owner: the MPI-free pieces */
-
-#define HM_REC 4 /* ints per exchanged cell record: i, j, level, global index */
+#include "remesh.h"    /* hm_morton, hm_owner: the MPI-free pieces */
+#include "mesh_step.h" /* HM_REC, hm_window, steps 4-5 serial and on OpenMP threads */
 
 static inline uint64_t hm_cell_key(const amr_mesh *m, long c)
 {
     int s = m->levmax - m->lev[c];
     return hm_morton((long)m->i[c] << s, (long)m->j[c] << s);
 }
-
-typedef struct { long x0, y0, w, h; } hm_window; /* finest buckets [x0, x0 + w) x [y0, y0 + h) */
 
 typedef struct {
     long nown;       /* cells owned by this rank */
@@ -156,43 +155,23 @@ static inline void hm_pattern(const dist_ctx *d, const amr_mesh *m, hm_part *p, 
     free(peers); free(fill); free(seen); free(edge);
 }
 
-/* Step 4, one record: Listing 2's write of the record's global index, clipped to the window. */
-static inline HD void hm_write_rec(int *t, hm_window w, int levmax, const int *rec)
-{
-    long r = 1L << (levmax - rec[2]), x0 = (long)rec[0] * r, y0 = (long)rec[1] * r;
-    long xa = x0 > w.x0 ? x0 : w.x0, xb = x0 + r < w.x0 + w.w ? x0 + r : w.x0 + w.w;
-    long ya = y0 > w.y0 ? y0 : w.y0, yb = y0 + r < w.y0 + w.h ? y0 + r : w.y0 + w.h;
-    for (long y = ya; y < yb; y++)
-        for (long x = xa; x < xb; x++) t[(y - w.y0) * w.w + (x - w.x0)] = rec[3];
-}
-
-/* Step 5, one owned record: Listing 2's probes looked up in the window's table. */
-static inline HD void hm_read_rec(const int *t, hm_window w, long W, long H, int levmax, const int *rec, int *nb)
-{
-    long x[4], y[4];
-    hash_neigh2d_probe(W, H, rec[0], rec[1], rec[2], levmax, x, y);
-    for (int f = 0; f < 4; f++) nb[f] = t[(y[f] - w.y0) * w.w + (x[f] - w.x0)];
-}
-
 /* Steps 3-5 on the host (CPU backend), one function per phase.  own: nown records; ghost:
  * the pattern's nrecv records; sendbuf: nsend records of scratch; t: win.w * win.h ints; nb:
- * 4 neighbours per owned cell. */
+ * 4 neighbours per owned cell; threads: OpenMP threads of the build and query (1: the serial
+ * loops of mesh_step.h, the reference). */
 static inline void hm_exchange_host(const dist_ctx *d, const dist_pattern *pat, const int *own, int *sendbuf, int *ghost)
 {
     for (long s = 0; s < pat->nsend; s++) memcpy(sendbuf + HM_REC * s, own + HM_REC * pat->send_idx[s], sizeof(int) * HM_REC);
     dist_exchange_host(d, pat, HM_REC, sendbuf, ghost);
 }
 static inline void hm_build_host(const amr_mesh *m, const hm_part *p, const dist_pattern *pat, const int *own,
-                                 const int *ghost, int *t)
+                                 const int *ghost, int *t, int threads)
 {
-    memset(t, -1, sizeof(int) * (size_t)(p->win.w * p->win.h));
-    for (long k = 0; k < p->nown; k++) hm_write_rec(t, p->win, m->levmax, own + HM_REC * k);
-    for (long g = 0; g < pat->nrecv; g++) hm_write_rec(t, p->win, m->levmax, ghost + HM_REC * g);
+    hm_build_omp(t, p->win, m->levmax, own, p->nown, ghost, pat->nrecv, threads);
 }
-static inline void hm_query_host(const amr_mesh *m, const hm_part *p, const int *own, const int *t, int *nb)
+static inline void hm_query_host(const amr_mesh *m, const hm_part *p, const int *own, const int *t, int *nb, int threads)
 {
-    for (long k = 0; k < p->nown; k++)
-        hm_read_rec(t, p->win, amr_width(m), amr_height(m), m->levmax, own + HM_REC * k, nb + 4 * k);
+    hm_query_omp(t, p->win, amr_width(m), amr_height(m), m->levmax, own, p->nown, nb, threads);
 }
 
 /* Rank 0 collects every rank's neighbours into nb_all (4 per cell, input order). */

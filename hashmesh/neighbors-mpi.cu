@@ -9,7 +9,11 @@
  *       generated meshes of about 2^k cells: verified against the serial CPU hash (every
  *       cell, every face), then each phase timed -> hashmesh_dist_scaling_<backend>_p<P>.dat
  * --backend=cpu (the default, as for every --backend option of the collection) moves host
- * buffers with MPI; --backend=gpu gives each rank its own GPU and
+ * buffers with MPI and builds and queries each rank's table on the rank's OpenMP threads
+ * (--threads=N; 0, the default: OMP_NUM_THREADS where set, else the cores this rank may run
+ * on divided by the ranks on its node, dist_init -- so P ranks on a node never start more
+ * threads than its cores; 1: the serial loops, the reference; the same neighbours bit for bit,
+ * mesh_step.h); --backend=gpu gives each rank its own GPU and
  * moves the ghosts with NCCL (built only where nccl.h and libnccl exist: -DDIST_NCCL).
  * --remesh=both (default) also runs steps 1-2 (partition, ghost pattern) distributed
  * (remesh_dist.h): each rank handles only its share, on its GPU (gpu backend: CUB, NCCL;
@@ -65,6 +69,7 @@ typedef struct {
     const hm_part *p;
     const dist_pattern *pat;
     int gpu;
+    int threads;                      /* OpenMP threads of the host build and query */
     int *own, *send, *ghost, *t, *nb; /* host or device buffers */
     int *sidx;                        /* device copy of pat->send_idx (GPU) */
 } hm_run;
@@ -124,8 +129,8 @@ static void run_phase(hm_run *r, int ph)
     const hm_part *p = r->p;
     if (!r->gpu) {
         if (ph == PH_EXCHANGE) hm_exchange_host(r->d, r->pat, r->own, r->send, r->ghost);
-        if (ph == PH_BUILD) hm_build_host(r->m, p, r->pat, r->own, r->ghost, r->t);
-        if (ph == PH_QUERY) hm_query_host(r->m, p, r->own, r->t, r->nb);
+        if (ph == PH_BUILD) hm_build_host(r->m, p, r->pat, r->own, r->ghost, r->t, r->threads);
+        if (ph == PH_QUERY) hm_query_host(r->m, p, r->own, r->t, r->nb, r->threads);
         return;
     }
 #ifdef DIST_NCCL
@@ -184,7 +189,7 @@ static void check_mesh_for_ranks(const dist_ctx *d, const amr_mesh *m, const cha
 }
 
 static void run_start(hm_run *r, const dist_ctx *d, const amr_mesh *m, hm_part *p, dist_pattern *pat, int gpu,
-                      double *part_ms, double *pattern_ms)
+                      int threads, double *part_ms, double *pattern_ms)
 {
     double t0 = dist_time_begin();
     hm_partition(d, m, p);
@@ -193,7 +198,7 @@ static void run_start(hm_run *r, const dist_ctx *d, const amr_mesh *m, hm_part *
     hm_pattern(d, m, p, pat);
     *pattern_ms = dist_time_end(t0);
     memset(r, 0, sizeof *r);
-    r->d = d; r->m = m; r->p = p; r->pat = pat; r->gpu = gpu;
+    r->d = d; r->m = m; r->p = p; r->pat = pat; r->gpu = gpu; r->threads = threads;
     run_setup(r);
 }
 
@@ -252,8 +257,35 @@ static remesh_times remesh_dist_run(const dist_ctx *d, const amr_mesh *m, const 
     return t;
 }
 
+/* The rank's OpenMP threads: --threads=N (N > 0) for every OpenMP region of the rank, else
+ * dist_init's choice (OMP_NUM_THREADS where set, else the cores this rank may run on divided
+ * by the ranks on its node).  from: where the number came from, for the .dat. */
+static int rank_threads(const dist_ctx *d, int want, char *from, size_t size)
+{
+#ifdef _OPENMP
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (want > 0) omp_set_num_threads(want);
+    if (want > 0) snprintf(from, size, "--threads=%d", want);
+    else if (env) snprintf(from, size, "OMP_NUM_THREADS=%s", env);
+    else snprintf(from, size, "%d cores visible / %d rank(s) on the node", omp_get_num_procs(), d->local_size);
+    return omp_get_max_threads();
+#else
+    (void)d; (void)want;
+    snprintf(from, size, "a build without OpenMP");
+    return 1;
+#endif
+}
+static int rank_cores(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_procs();
+#else
+    return 1;
+#endif
+}
+
 /* ---------------- user mode: --in=MESH --out=FILE ---------------- */
-static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu, int remesh_dist)
+static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu, int threads, int remesh_dist)
 {
     char tmp[4096], err[512]; /* --in, --out and the path lengths were checked before MPI_Init */
     snprintf(tmp, sizeof tmp, "%s.tmp", out);
@@ -284,7 +316,7 @@ static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu, int 
     dist_pattern pat;
     hm_run r;
     double part_ms, pattern_ms;
-    run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
+    run_start(&r, d, &m, &p, &pat, gpu, threads, &part_ms, &pattern_ms);
     if (remesh_dist) remesh_dist_run(d, &m, &p, &pat, gpu, 0, 0); /* checked equal to the host's, or exit 1 */
     int *nb_all = d->rank == 0 ? (int *)gen_alloc(sizeof(int) * 4 * (size_t)m.n) : NULL;
     run_once_and_gather(&r, nb_all);
@@ -300,8 +332,8 @@ static int user_mode(dist_ctx *d, const char *in, const char *out, int gpu, int 
     }
     dist_agree(d, bad, "%s", err);
     if (d->rank == 0)
-        fprintf(stderr, "neighbors-mpi: %ld cells on %d ranks (%s), largest share %ld cells -> %s\n", m.n, d->size,
-                gpu ? "gpu" : "cpu", (m.n + d->size - 1) / d->size, out);
+        fprintf(stderr, "neighbors-mpi: %ld cells on %d ranks (%s, %d thread(s) a rank), largest share %ld cells -> %s\n",
+                m.n, d->size, gpu ? "gpu" : "cpu", threads, (m.n + d->size - 1) / d->size, out);
     run_teardown(&r);
     free(nb_all); free(line);
     dist_pattern_free(&pat);
@@ -329,9 +361,11 @@ static void pow2_sides(long target, int levmax, double frac, int *nx, int *ny)
     *ny = (double)(1L << (2 * a + 1)) <= area * 1.41 ? 2 << a : 1 << a;
 }
 
-static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **argv, const common_opts *co, int lo2,
-                        int hi2, int levmax, double frac)
+static int scaling_mode(dist_ctx *d, int gpu, int threads, const char *threads_from, int remesh_dist, int argc, char **argv, const common_opts *co,
+                        int lo2, int hi2, int levmax, double frac)
 {
+    int cores = rank_cores(), lo_hi[4] = {-threads, threads, -cores, cores}, most[4]; /* min and max over ranks */
+    CHECK_MPI(MPI_Allreduce(lo_hi, most, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     char gpus[2048] = "none (host only, MPI)";
 #ifdef DIST_NCCL
     if (gpu) { /* the gpu line names every rank's GPU */
@@ -351,6 +385,11 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
         datfile_open(&df, co->out, name, &meta);
         datfile_meta(&df, "ranks", "%d (%s backend: %s)", d->size, gpu ? "gpu" : "cpu", gpu ? "NCCL" : "MPI");
         datfile_meta(&df, "mesh", "levmax %d, refine fraction %g, seed %lld", levmax, frac, (long long)co->seed);
+        datfile_meta(&df, "threads", "%d to %d OpenMP threads a rank (column threads: rank 0's; from %s), %d rank(s) on "
+                     "rank 0's node, %d to %d cores visible to a rank (an mpirun that binds each rank to one core leaves "
+                     "1: --bind-to none); %s", -most[0], most[1], threads_from, d->local_size, -most[2], most[3],
+                     gpu ? "the build and query run on the GPU, the threads serve the host reference"
+                         : "the cpu backend's build and query run on them (1: the serial loops)");
         datfile_meta(&df, "remesh", "partition_ms, pattern_ms: steps 1 and 2 on the host, every rank sorting all keys "
                                     "(the reference, timed once); partition_dist_ms, pattern_dist_ms: the same steps distributed "
                                     "(remesh_dist.h), each rank its own share %s, checked equal to the reference, median of "
@@ -366,7 +405,7 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
         datfile_columns(&df, "n ranks partition_ms pattern_ms exchange_ms build_ms query_ms total_ms total_min_ms "
                              "total_max_ms ghosts_max exchange_bytes_max window_buckets_max domain_buckets partition_dist_ms "
                              "pattern_dist_ms remesh_dist_ms remesh_dist_min_ms remesh_dist_max_ms remesh_dist_first_ms "
-                             "remesh_sort2_ms upload_ms reps gpu_mem_max_mib");
+                             "remesh_sort2_ms upload_ms reps gpu_mem_max_mib threads");
     }
     for (int k = lo2; k <= hi2; k++) {
         amr_mesh m;
@@ -378,7 +417,7 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
         dist_pattern pat;
         hm_run r;
         double part_ms, pattern_ms;
-        run_start(&r, d, &m, &p, &pat, gpu, &part_ms, &pattern_ms);
+        run_start(&r, d, &m, &p, &pat, gpu, threads, &part_ms, &pattern_ms);
         remesh_times rt = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN}, rt2 = rt;
         if (remesh_dist) rt = remesh_dist_run(d, &m, &p, &pat, gpu, 0, co->reps);
         if (remesh_dist && gpu) rt2 = remesh_dist_run(d, &m, &p, &pat, gpu, 1, co->reps); /* the baseline, checked too */
@@ -418,14 +457,14 @@ static int scaling_mode(dist_ctx *d, int gpu, int remesh_dist, int argc, char **
             double ph_ms[PH_N];
             for (int ph = 0; ph < PH_N; ph++) ph_ms[ph] = median_of(s + ph * co->reps, co->reps);
             bench_stats tot = bench_stats_of(s + PH_N * co->reps, co->reps);
-            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d %.0f",
+            datfile_row(&df, "%ld %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %ld %ld %ld %ld %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %d %.0f %d",
                         m.n, d->size, part_ms, pattern_ms, ph_ms[0], ph_ms[1], ph_ms[2], tot.median, tot.min, tot.max,
                         most[0], most[1], most[2], W * H, rt.part, rt.pattern, rt.remesh, rt.remesh_min, rt.remesh_max,
-                        rt.first, rt2.remesh, rt.upload, co->reps, mem_max);
+                        rt.first, rt2.remesh, rt.upload, co->reps, mem_max, threads);
             bench_warn_spread("total", tot);
-            fprintf(stderr, "n %ld, %d ranks (%s): remesh on the host: partition %.2f pattern %.2f | distributed: partition %.3f "
+            fprintf(stderr, "n %ld, %d ranks x %d threads (%s): remesh on the host: partition %.2f pattern %.2f | distributed: partition %.3f "
                             "pattern %.3f (first call %.2f; sorting twice %.3f) | %s %.3f %s %.3f %s %.3f | step %.3f ms\n",
-                    m.n, d->size, gpu ? "gpu" : "cpu", part_ms, pattern_ms, rt.part, rt.pattern, rt.first, rt2.remesh, PHASE_NAMES[0],
+                    m.n, d->size, threads, gpu ? "gpu" : "cpu", part_ms, pattern_ms, rt.part, rt.pattern, rt.first, rt2.remesh, PHASE_NAMES[0],
                     ph_ms[0], PHASE_NAMES[1], ph_ms[1], PHASE_NAMES[2], ph_ms[2], tot.median);
         }
         free(s); free(nb_all);
@@ -444,11 +483,14 @@ int main(int argc, char **argv)
     int lo2 = 16, hi2 = 20, levmax = 2;
     double frac = 0.3;
     long long max_mb = 4096;
+    int threads_opt = 0;
     common_opts co = common_opts_default(); /* --device and --batch do not apply: rank k uses GPU k */
     arg_opt opts[] = {
         {"in", ARG_STR, &in, "mesh file (amr2d NX NY LEVMAX, then 'i j level' per cell)", 0, 0, NULL},
         {"out", ARG_STR, &out, "output file 'left right bottom top' per cell (--exp=scaling: directory, default results)", 0, 0, NULL},
         {"backend", ARG_CHOICE, &backend, "cpu: MPI on host buffers; gpu: one GPU per rank, NCCL", 0, 0, "cpu gpu"},
+        {"threads", ARG_INT, &threads_opt, "cpu backend: OpenMP threads a rank builds and queries its table on (0: "
+         "OMP_NUM_THREADS, else the rank's cores / ranks on its node; 1: the serial loops)", 0, 4096, NULL},
         {"max-mb", ARG_LONG, &max_mb, "largest mesh file read, in MB (10^6 bytes)", 1, 1000000, NULL},
         {"exp", ARG_CHOICE, &exp, "none: the --in/--out tool; scaling: generated meshes, verified, timed", 0, 0, "none scaling"},
         {"min-log2", ARG_INT, &lo2, "scaling: smallest mesh, about 2^k cells", 4, 30, NULL},
@@ -500,8 +542,11 @@ int main(int argc, char **argv)
     dist_agree(&d, remesh_dist && d.size > HM_RM_MAX_RANKS ? 2 : 0,
                "--remesh=both: the distributed remesh keeps one bit per peer, so at most %d ranks (use --remesh=host)",
                HM_RM_MAX_RANKS);
-    int rc = !strcmp(exp, "scaling") ? scaling_mode(&d, gpu, remesh_dist, argc, argv, &co, lo2, hi2, levmax, frac)
-                                     : user_mode(&d, in, out, gpu, remesh_dist);
+    char threads_from[128];
+    int threads = rank_threads(&d, threads_opt, threads_from, sizeof threads_from);
+    int rc = !strcmp(exp, "scaling")
+                 ? scaling_mode(&d, gpu, threads, threads_from, remesh_dist, argc, argv, &co, lo2, hi2, levmax, frac)
+                 : user_mode(&d, in, out, gpu, threads, remesh_dist);
 #ifdef DIST_NCCL
     if (gpu) dist_nccl_free(&d);
 #endif
