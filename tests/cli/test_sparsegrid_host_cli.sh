@@ -7,7 +7,7 @@
 # d h^2 / 4, h = 2^-level):
 #  - truncation: levels 1..12 / 9 / 5 / 3 for d = 1..4; points_full (2^L + 1)^d and points_sparse
 #    counted; err_full_max within [bound / 4, bound]; the sparse grid's errors equal the full
-#    grid's in 1-D and at level 1, and are never smaller;
+#    grid's in 1-D and at level 1, and are never smaller (to 1e-6 relative);
 #  - sparse-error: levels 1..11 / 8 / 6 / 4 for d = 2..5, the sparse points counted, a full row
 #    exactly where d <= 4 and (2^n + 1)^d <= 2^22 points, each fit over the levels with 2 n > nmax;
 #  - progressive: (n + 1)^d rows per field (n = 6 in 2D, 4 in 3D), the bytes received growing
@@ -36,8 +36,9 @@ res=$(awk "$LEV"'
     if ($3 != (2 ^ L + 1) ^ d || $4 != sparse_pts(d, L)) { bad++; print "points: " $0 > "/dev/stderr" }
     b = d * 2 ^ (-2 * L) / 4
     if ($5 > b || $5 < b / 4) { bad++; print "err_full_max outside [bound/4, bound = " b "]: " $0 > "/dev/stderr" }
-    if ((d == 1 || L == 1) && ($7 != $5 || $8 != $6)) { bad++; print "sparse != full: " $0 > "/dev/stderr" }
-    if ($7 < $5 || $8 < $6) { bad++; print "sparse error below full: " $0 > "/dev/stderr" } }
+    # (to 1e-6 relative: the sparse values come back through a hierarchization round trip)
+    if ((d == 1 || L == 1) && (($7 - $5) ^ 2 > 1e-12 * $5 ^ 2 || ($8 - $6) ^ 2 > 1e-12 * $6 ^ 2)) { bad++; print "sparse != full: " $0 > "/dev/stderr" }
+    if ($7 < $5 * (1 - 1e-6) || $8 < $6 * (1 - 1e-6)) { bad++; print "sparse error below full: " $0 > "/dev/stderr" } }
   END { if (rows[1] != 12 || rows[2] != 9 || rows[3] != 5 || rows[4] != 3 || length(rows) != 4) { bad++; print "levels per d" > "/dev/stderr" }
         print bad + 0 }' "$tmp/t/sparsegrid_figx2_error.dat")
 [ "$res" = 0 ] || cli_fail "truncation: $res rows wrong"
