@@ -10,6 +10,8 @@
 #  - shapes up to n = 1024 (sierpinski r = 10: 3^10 rows; r = 11 refused, no file);
 #  - ratio: --rho = 1 (s^0 of every s) and 32 accepted, 64 refused (rho <= 32), no file;
 #  - launch without --rho: rho = s;
+#  - speedup (refusals before the GPU): Sierpinski r = 18 (n*n = 2^36) accepted, 19 refused;
+#    --rho = 32 accepted, 64 refused;
 #  - compact --exp=storage: --rmin = --rmax and the default --rmax (-1) accepted (77 with no
 #    visible device); Sierpinski's last level r = 23 (3^17 blocks of 3^6 cells; r = 24: 3^18 >
 #    2^28 blocks), the Cantor dust's r = 17 (n = 3^17; r = 18: n > 2^28).
@@ -72,6 +74,14 @@ expect 2 $prog --exp=ratio --rho=64 --fractal=sierpinski-triangle --out="$tmp/r6
 # ---- launch: rho defaults to s
 expect 0 $prog --exp=launch --fractal=vicsek --map=lambda --r=2 | head -1 | grep -q ' n=9 rho=3 rb=1 grid=5x1 block=3x3 ' ||
   cli_fail "launch without --rho: rho is not s"
+
+# ---- speedup's checks before the GPU: n*n <= 2^36 cells (Sierpinski r = 18 accepted, 19
+# refused); rho <= 32 in a sweep without --r
+f=sierpinski-triangle
+expect 77 env CUDA_VISIBLE_DEVICES=-1 $prog --exp=speedup --fractal=$f --r=18 >/dev/null
+expect 2 env CUDA_VISIBLE_DEVICES=-1 $prog --exp=speedup --fractal=$f --r=19 | grep -q 'more than 64 GiB' || cli_fail "speedup r=19 not refused"
+expect 77 env CUDA_VISIBLE_DEVICES=-1 $prog --exp=speedup --fractal=$f --rho=32 >/dev/null
+expect 2 env CUDA_VISIBLE_DEVICES=-1 $prog --exp=speedup --fractal=$f --rho=64 | grep -q 'rho <= 32' || cli_fail "speedup --rho=64 not refused"
 
 # ---- compact: accepted ranges (77 with no visible device), refused ones (2)
 c=fractals/compact
