@@ -9,7 +9,8 @@
 #    size), 1:25 is refused by it;
 #  - --tiles' data limit both sides, in bytes of the precision: the largest T with T * points *
 #    4 <= 9e18 passes (refused for the file's size), one more is "too much data"; in double
-#    the limit halves.
+#    the limit halves;
+#  - --in, --out and --tiles each missing alone: refused with its message.
 . "$(dirname "$0")/lib.sh"
 prog=sparsegrid/hierarchize
 cli_need "make -C sparsegrid" $prog
@@ -49,4 +50,10 @@ expect 2 $prog --dims=33x33 --tiles=1033057851239669 --precision=double --in="$t
 expect 2 $prog --dims=33x33 --tiles=1033057851239670 --precision=double --in="$tmp/one.raw" --out="$tmp/x.raw" | grep -q 'too much data' ||
   cli_fail "--tiles one past the double limit not refused"
 [ -e "$tmp/x.raw" ] && cli_fail "a refused run wrote its output"
+
+# the required options, each missing alone: one line naming it, exit 2
+expect 2 $prog --dims=33x33 --tiles=1 --in="$tmp/one.raw" | grep -q '^error: --in and --out are required' || cli_fail "no --out not refused"
+expect 2 $prog --dims=33x33 --tiles=1 --out="$tmp/x.raw" | grep -q '^error: --in and --out are required' || cli_fail "no --in not refused"
+expect 2 $prog --dims=33x33 --in="$tmp/one.raw" --out="$tmp/x.raw" | grep -q '^error: --tiles is required' || cli_fail "no --tiles not refused"
+[ -e "$tmp/x.raw" ] && cli_fail "a run missing an option wrote its output"
 cli_done
