@@ -8,6 +8,8 @@
 #     hand-checked one, ranks owning one cell, levmax 0, a rank boundary through a refined
 #     region, levmax 10 next to coarse cells; random generated meshes (--exp=scaling verifies
 #     every face against the serial CPU hash and exits 1 on a mismatch);
+#   - the cpu backend with --threads=2 (OpenMP build and query) at P = 1, 3: verified the same
+#     way, the threads column and the '# threads:' line say 2;
 #   - bad input: more ranks than cells, a mesh that differs between ranks, a bad mesh file,
 #     a bad option, (GPU machine) more ranks than GPUs: exit != 0, ONE error line from rank 0,
 #     no output file, and no hang (every mpirun runs under a timeout); on 3 ranks (bad option,
@@ -78,6 +80,17 @@ for np in 3 5; do
   out=$(mpi $np $nm --exp=scaling --min-log2=10 --max-log2=13 --levmax=5 --reps=1 --warmup=0 --out=$tmp/dat3 2>&1) ||
     { cli_fail "random meshes, P=$np, levmax 5 -> exit $?"; printf '%s\n' "$out" | tail -5; }
   has_times $tmp/dat3/hashmesh_dist_scaling_cpu_p$np.dat || cli_fail "CPU P=$np: the distributed remesh has no time in some row"
+done
+# the cpu backend on 2 OpenMP threads a rank (every face verified inside, as above): the rows
+# and the metadata say how many threads a rank ran
+for np in 1 3; do
+  out=$(mpi $np $nm --exp=scaling --threads=2 --min-log2=10 --max-log2=13 --levmax=4 --reps=1 --warmup=0 --out=$tmp/datt 2>&1) ||
+    { cli_fail "random meshes, P=$np, --threads=2 -> exit $?"; printf '%s\n' "$out" | tail -5; }
+  f=$tmp/datt/hashmesh_dist_scaling_cpu_p$np.dat
+  awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if (!("threads" in c) || $c["threads"] != 2) bad = 1 }
+    END { exit !(r > 0 && !bad) }' $f 2>/dev/null || cli_fail "--threads=2, P=$np: the threads column is not 2 in every row"
+  grep -q '^# threads: 2 to 2 OpenMP threads a rank (column threads: rank 0.s; from --threads=2)' $f 2>/dev/null ||
+    cli_fail "--threads=2, P=$np: no '# threads:' line naming 2 threads a rank"
 done
 mpi 2 $nm --exp=scaling --min-log2=8 --max-log2=9 --reps=1 --warmup=0 --remesh=host --out=$tmp/dath >/dev/null 2>&1 || cli_fail "--remesh=host failed"
 awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if ($c["remesh_dist_ms"] != "nan") bad = 1 }

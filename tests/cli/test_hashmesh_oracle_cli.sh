@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # hashmesh's file tools checked row by row against independent computations in awk (no GPU):
-#   neighbors and neighbors-mpi (CPU backend, P = 2, 3): random AMR meshes (levmax 3, no
+#   neighbors and neighbors-mpi (CPU backend, P = 2, 3; and P = 1, 3 with --threads=2, the
+#     serial tool's rows exactly): random AMR meshes (levmax 3, no
 #     balance, cells shuffled) -- every cell's 'left right bottom top' is the cell covering the
 #     finest cell just outside its lower-left corner on that side (itself at the domain's
 #     edge), found by painting the finest grid; the row count is the cell count;
@@ -63,6 +64,16 @@ if [ -x hashmesh/neighbors-mpi ] && [ -x "${cli_mpirun:-}" ] && "$cli_mpirun" -n
       out=$(timeout 60 "$cli_mpirun" -np $np hashmesh/neighbors-mpi --in="$t/$m.txt" --out="$t/${m}_mpi$np.txt" 2>&1) ||
         cli_fail "neighbors-mpi -np $np $m: $out"
       cmp -s "$t/${m}_mpi$np.txt" "$t/${m}_want.txt" || cli_fail "neighbors-mpi -np $np $m: rows differ from the painted grid's"
+    done
+  done
+  # the cpu backend's build and query on 2 OpenMP threads a rank: the serial tool's rows
+  for np in 1 3; do
+    for m in m1 m2 m3; do
+      out=$(timeout 60 "$cli_mpirun" -np $np hashmesh/neighbors-mpi --threads=2 --in="$t/$m.txt" --out="$t/${m}_omp$np.txt" 2>&1) ||
+        cli_fail "neighbors-mpi -np $np --threads=2 $m: $out"
+      printf '%s\n' "$out" | grep -q "on $np ranks (cpu, 2 thread(s) a rank)" || cli_fail "neighbors-mpi -np $np --threads=2 $m: not 2 threads a rank: $out"
+      cmp -s "$t/${m}_omp$np.txt" "$t/${m}_nb.txt" || cli_fail "neighbors-mpi -np $np --threads=2 $m: rows differ from neighbors'"
+      cmp -s "$t/${m}_omp$np.txt" "$t/${m}_want.txt" || cli_fail "neighbors-mpi -np $np --threads=2 $m: rows differ from the painted grid's"
     done
   done
 else
