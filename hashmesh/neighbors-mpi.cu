@@ -361,8 +361,8 @@ static void pow2_sides(long target, int levmax, double frac, int *nx, int *ny)
     *ny = (double)(1L << (2 * a + 1)) <= area * 1.41 ? 2 << a : 1 << a;
 }
 
-static int scaling_mode(dist_ctx *d, int gpu, int threads, const char *threads_from, int remesh_dist, int argc, char **argv, const common_opts *co,
-                        int lo2, int hi2, int levmax, double frac)
+static int scaling_mode(dist_ctx *d, int gpu, int threads, const char *threads_from, int remesh_dist, int argc,
+                        char **argv, const common_opts *co, int lo2, int hi2, int levmax, double frac)
 {
     int cores = rank_cores(), lo_hi[4] = {-threads, threads, -cores, cores}, most[4]; /* min and max over ranks */
     CHECK_MPI(MPI_Allreduce(lo_hi, most, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
