@@ -6,7 +6,7 @@
 #  - the non-finite refusal names the grid and the point of the first bad value (value 1094
 #    of two 33 x 33 tiles: grid 1, point 5);
 #  - --sparse's level limit both sides: 1:24 passes its parse (refused only for the file's
-#    size), 1:25 is refused by it;
+#    size), 1:25 is refused by it, and so is 2:3x (a level with a tail);
 #  - --tiles' data limit both sides, in bytes of the precision: the largest T with T * points *
 #    4 <= 9e18 passes (refused for the file's size), one more is "too much data"; in double
 #    the limit halves;
@@ -38,6 +38,7 @@ expect 2 $prog --dims=33x33 --tiles=2 --in="$tmp/nan.raw" --out="$tmp/nan.out" |
 expect 2 $prog --sparse=1:24 --tiles=1 --in="$tmp/s.raw" --out="$tmp/x.raw" | grep -q '16777217 points each) in float need 67108868' ||
   cli_fail "--sparse=1:24 refused before the file's size"
 expect 2 $prog --sparse=1:25 --tiles=1 --in="$tmp/s.raw" --out="$tmp/x.raw" | grep -q 'N from 1 to 24' || cli_fail "--sparse=1:25 not refused"
+expect 2 $prog --sparse=2:3x --tiles=2 --in="$tmp/s.raw" --out="$tmp/x.raw" | grep -q "malformed --sparse '2:3x'" || cli_fail "--sparse=2:3x not refused"
 
 # --tiles: T * 1089 points * 4 bytes <= 9e18 (floor(2.25e18 / 1089) = 2066115702479338); double: half
 ones 1089 >"$tmp/one.raw"

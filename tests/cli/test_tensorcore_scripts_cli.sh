@@ -3,7 +3,8 @@
 # worked out by hand (no GPU, no build):
 #  - spread.sh OUT RUN1 RUN2 [RUN3 ...]: per (r, rho, map) of run 1 present in every run, the
 #    median (odd: the middle value; even: the mean of the two middle ones), min and max of the
-#    speedups, the median of lambda's median_ms and its spread (max - min) / median in %,
+#    speedups (each run read by its own column names: run 2 has another column order), the
+#    median of lambda's median_ms and its spread (max - min) / median in %,
 #    inside_noise = 1 when the speedups straddle 1 (min <= 1 <= max, 1.00 itself counts) or
 #    |median - 1| <= the spread, else 0; run 1's metadata lines only; a configuration missing
 #    from another run skipped and counted; a run without the lambda row of a configuration
@@ -26,7 +27,8 @@ row() { echo "sierpinski-triangle $1 $((1 << $1)) $2 $(($1 - 3)) $3 $4 $4 $4 $5 
   row 7 8 lambda 3.000000 1.0000; row 7 8 v1 2.000000 1.5000; } >"$tmp/run1.dat"
 { echo "# program: tensorcore"; echo "# gpu: GPU-TWO"; echo "$cols"
   row 6 16 v2 2.000000 1.0000; row 6 16 v1 1.960000 1.0300; row 6 16 lambda 2.000000 1.0000
-  row 5 8 v3 1.090000 1.1000; row 5 8 v2 1.170000 1.0200; row 5 8 v1 0.920000 1.3000; row 5 8 lambda 1.200000 1.0000; } >"$tmp/run2.dat"
+  row 5 8 v3 1.090000 1.1000; row 5 8 v2 1.170000 1.0200; row 5 8 v1 0.920000 1.3000; row 5 8 lambda 1.200000 1.0000; } |
+  awk '/^#/ { print; next } { t = $1; $1 = $10; $10 = t; t = $2; $2 = $7; $7 = t; print }' >"$tmp/run2.dat" # its own column order
 { echo "# gpu: GPU-THREE"; echo "$cols"
   row 5 8 lambda 0.900000 1.0000; row 5 8 v1 0.750000 1.2000; row 5 8 v2 0.930000 0.9700; row 5 8 v3 0.830000 1.0800
   row 6 16 lambda 2.000000 1.0000; row 6 16 v1 1.960000 1.0200; row 6 16 v2 2.020000 0.9900
@@ -65,7 +67,7 @@ got=$(grep -v '^# \(derived\|columns\|program\|gpu\):' "$tmp/s2.dat")
 [ "$got" = "$want" ] || { cli_fail "spread.sh, two runs: output differs"; diff <(echo "$want") <(echo "$got") >&2; }
 
 # a run without lambda's row at r = 5, rho = 8 (its maps present): exit 1, no output
-grep -v ' 5 32 8 2 lambda ' "$tmp/run2.dat" >"$tmp/nolam.dat"
+awk '!($6 == "lambda" && $7 == 5)' "$tmp/run2.dat" >"$tmp/nolam.dat" # map and r: columns 6 and 7 there
 out=$(expect 1 $spread "$tmp/nol.dat" "$tmp/run1.dat" "$tmp/nolam.dat")
 printf '%s\n' "$out" | grep -q 'run 2 has no lambda row at r rho = 5 8' || cli_fail "spread.sh, missing lambda row: '$out'"
 [ -e "$tmp/nol.dat" ] || [ -e "$tmp/nol.dat.tmp" ] && cli_fail "spread.sh, missing lambda row: output left"
