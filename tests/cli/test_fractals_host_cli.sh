@@ -9,7 +9,7 @@
 #    judged (sierpinski r = 7, n = 128, although candy at r = 7 would not fit);
 #  - shapes up to n = 1024 (sierpinski r = 10: 3^10 rows; r = 11 refused, no file);
 #  - ratio: --rho = 1 (s^0 of every s) and 32 accepted, 64 refused (rho <= 32), no file;
-#  - launch without --rho: rho = s;
+#  - draw without --r: level 3; launch without --r: refused; launch without --rho: rho = s;
 #  - speedup (refusals before the GPU): Sierpinski r = 18 (n*n = 2^36) accepted, 19 refused;
 #    --rho = 32 accepted, 64 refused;
 #  - compact --exp=storage: --rmin = --rmax and the default --rmax (-1) accepted (77 with no
@@ -70,6 +70,10 @@ awk '!/^#/ && $1 != "fractal" { n++; if ($7 != 32) bad++ } END { exit !(n == 16 
   cli_fail "ratio --rho=32: not the 16 levels r = 5..20"
 expect 2 $prog --exp=ratio --rho=64 --fractal=sierpinski-triangle --out="$tmp/r64" | grep -q 'rho <= 32' || cli_fail "ratio --rho=64 not refused"
 [ -e "$tmp/r64" ] && [ -n "$(ls -A "$tmp/r64")" ] && cli_fail "ratio --rho=64 left a file"
+
+# ---- draw's default level: 3; launch needs --r
+expect 0 $prog --exp=draw --fractal=sierpinski-carpet | head -1 | grep -qx 'sierpinski-carpet r=3 n=27 cells=512' || cli_fail "draw: default level not 3"
+expect 2 $prog --exp=launch --fractal=vicsek --map=bb | grep -q 'needs --r=R' || cli_fail "launch without --r not refused with its message"
 
 # ---- launch: rho defaults to s
 expect 0 $prog --exp=launch --fractal=vicsek --map=lambda --r=2 | head -1 | grep -q ' n=9 rho=3 rb=1 grid=5x1 block=3x3 ' ||
