@@ -14,7 +14,11 @@
 # TEST_TIMEOUT (seconds, default 600) bounds each test.  Sanitizer reports are fatal
 # (ASAN_OPTIONS / UBSAN_OPTIONS below unless set; a machine where LeakSanitizer cannot run,
 # e.g. under some ptrace restrictions, gets detect_leaks=0 after a probe).
+# A test that runs make itself gets a make of its own: the flags of the make that started this
+# runner (make -j2 test: MAKEFLAGS, its jobserver, MAKELEVEL's "Entering directory" lines) are
+# not passed on.
 set -u
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 timeout_s=${TEST_TIMEOUT:-600}
