@@ -9,6 +9,12 @@
 #   cli_refused NAME RE OUT CMD [ARGS...]
 #                              CMD must exit 2 with ONE line of output matching the ERE RE
 #                              and create neither OUT nor OUT.tmp (the bad-input contract)
+#   cli_nodev_ok NAME CMD [ARGS...]
+#                              every option of CMD accepted: exit 77 (run it with no visible
+#                              device, CUDA_VISIBLE_DEVICES=-1, so that a GPU experiment stops at
+#                              device_require after checking its options)
+#   cli_refused_line NAME ERE CMD [ARGS...]
+#                              CMD must exit 2 with ONE line 'error: ...ERE'
 #   cli_awk_refused SCRIPT NAME TEXT
 #                              awk -f SCRIPT on TEXT (printf %b) must exit 2 with one line
 #                              'error: ...' on stderr and nothing on stdout
@@ -92,4 +98,22 @@ cli_done() {
   fi
   echo "$(basename "$0"): ok"
   exit 0
+}
+
+cli_nodev_ok() {
+  local name=$1 out rc
+  shift
+  out=$("$@" 2>&1); rc=$?
+  [ $rc -eq 77 ] || cli_fail "$name: exit $rc, want 77 (accepted, no device): $(printf '%s\n' "$out" | head -2)"
+  return 0
+}
+
+cli_refused_line() {
+  local name=$1 re=$2 out rc
+  shift 2
+  out=$("$@" 2>&1); rc=$?
+  [ $rc -eq 2 ] || cli_fail "$name: exit $rc, want 2: $(printf '%s\n' "$out" | head -2)"
+  [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -Eq "^error: .*$re" ||
+    cli_fail "$name: want one line 'error: ...$re', got: $out"
+  return 0
 }

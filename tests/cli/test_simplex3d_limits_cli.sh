@@ -13,20 +13,8 @@ s3=simplex3d/simplex3d
 cli_need "make -C simplex3d" $s3
 export CUDA_VISIBLE_DEVICES=-1
 
-ok() { # NAME CMD...: every option accepted (77, or 0 where the experiment needs no GPU)
-  local name=$1 out rc
-  shift
-  out=$("$@" 2>&1); rc=$?
-  [ $rc -eq 77 ] || cli_fail "$name: exit $rc, want 77 (accepted, no device): $(printf '%s\n' "$out" | head -2)"
-}
-no() { # NAME ERE CMD...: refused, exit 2, one line matching ERE
-  local name=$1 re=$2 out rc
-  shift 2
-  out=$("$@" 2>&1); rc=$?
-  [ $rc -eq 2 ] || cli_fail "$name: exit $rc, want 2: $(printf '%s\n' "$out" | head -2)"
-  [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -Eq "^error: .*$re" ||
-    cli_fail "$name: want one line 'error: ...$re', got: $out"
-}
+ok() { cli_nodev_ok "$@"; }          # NAME CMD...: accepted (exit 77, no device)
+no() { cli_refused_line "$@"; }      # NAME ERE CMD...: refused, exit 2, one line
 
 # ---- simplex3d
 first=$($s3 --exp=layout --map=bb --n=512 --rho=8 2>&1 | head -n 1)
