@@ -11,34 +11,10 @@
 #include "../../common/device.h"
 #include "../../common/testlib.h"
 #include "../../hashmesh/gen.h"
+#include "../host/hashmesh_overfull_keys.h"
 #include "../../hashmesh/hashsort_part.cuh"
 
 #define POISON (-7)
-
-typedef struct {
-    long lo, distinct, dups;
-} region;
-
-static long make_keys(double **xo, const region *r, int nr, uint64_t seed)
-{
-    long n = 0;
-    for (int i = 0; i < nr; i++) n += r[i].distinct + r[i].dups;
-    double *x = (double *)gen_alloc(sizeof(double) * (size_t)n);
-    long k = 0;
-    for (int i = 0; i < nr; i++) {
-        for (long j = 0; j < r[i].distinct; j++) x[k++] = (double)(r[i].lo + j) + 0.25;
-        for (long j = 0; j < r[i].dups; j++)
-            x[k++] = (double)(r[i].lo + j % r[i].distinct) + 0.5 + 0.4 * (double)(j / r[i].distinct) / (double)(r[i].dups + 1);
-    }
-    for (long i = n - 1; i > 0; i--) {
-        long j = rng_below(&seed, i + 1);
-        double t = x[i];
-        x[i] = x[j];
-        x[j] = t;
-    }
-    *xo = x;
-    return n;
-}
 
 /* The spans of the output: span s is [start, end) of fine partition part (one-level: the
  * partition), determinate (its contents fixed whatever the arrival order) or not. */

@@ -17,41 +17,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../../common/testlib.h"
+#include "child.h"
 #include "../../common/rng.h"
 #include "../../common/bench.h"
 #include "../../common/datfile.h"
 
 static char g_dir[] = "/tmp/test_common_contract_XXXXXX";
-
-/* fork; the child runs fn(arg) with stdout and stderr sent to log and exits 42 when fn
- * returns; the parent returns the child's exit status (-1: killed by a signal) */
-static int in_child(void (*fn)(const void *), const void *arg, const char *log)
-{
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen(log, "w", stderr) || !freopen(log, "a", stdout)) _exit(3);
-        setvbuf(stdout, NULL, _IONBF, 0);
-        fn(arg);
-        exit(42);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static const char *slurp(const char *path)
-{
-    static char buf[16384];
-    buf[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f) return buf;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
 
 static void test_rng(void)
 {

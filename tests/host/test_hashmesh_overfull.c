@@ -14,6 +14,7 @@
  * counted up to their width); positions that no partition writes keep their poison. */
 #include "../../common/testlib.h"
 #include "../../hashmesh/gen.h"
+#include "hashmesh_overfull_keys.h"
 #include "../../hashmesh/hashsort_part.h"
 
 #define POISON (-7)
@@ -24,32 +25,6 @@ static int eq_long(long got, long want, const char *what)
     int ok = T_CHECK(got == want);
     if (!ok) fprintf(stderr, "  %s: got %ld, expected %ld\n", what, got, want);
     return ok;
-}
-
-/* keys: per region r, `distinct` keys in buckets lo .. lo + distinct - 1 (x = b + 0.25, dmin =
- * 1) and `dups` more in the same buckets, cyclically (x in b + [0.5, 0.9)), shuffled */
-typedef struct {
-    long lo, distinct, dups;
-} region;
-
-static long make_keys(double **xo, const region *r, int nr, uint64_t seed)
-{
-    long n = 0;
-    for (int i = 0; i < nr; i++) n += r[i].distinct + r[i].dups;
-    double *x = (double *)gen_alloc(sizeof(double) * (size_t)n);
-    long k = 0;
-    for (int i = 0; i < nr; i++) {
-        for (long j = 0; j < r[i].distinct; j++) x[k++] = (double)(r[i].lo + j) + 0.25;
-        for (long j = 0; j < r[i].dups; j++) x[k++] = (double)(r[i].lo + j % r[i].distinct) + 0.5 + 0.4 * (double)(j / r[i].distinct) / (double)(r[i].dups + 1);
-    }
-    for (long i = n - 1; i > 0; i--) { /* Fisher-Yates */
-        long j = rng_below(&seed, i + 1);
-        double t = x[i];
-        x[i] = x[j];
-        x[j] = t;
-    }
-    *xo = x;
-    return n;
 }
 
 /* the oracle: the expected idx[] (n entries, POISON where nothing is written) and the count */
