@@ -2,8 +2,8 @@
  * section 2.3.2): batched (de)hierarchization, d = 2..6, GB/s against the copy kernel and the host's triad.
  *
  * One batch is G grids one after another (sparse.h).  Every implementation (k_sparse with
- * computed offsets or the offset table, k_sparse_multi, k_sparse_stream, k_sparse_pipe, the two CPU versions) is one named
- * sparse_impl; each row is verified bitwise against the CPU, then timed (sparse_time,
+ * computed offsets or the offset table, k_sparse_multi, k_sparse_stream, k_sparse_pipe, k_sparse_clu, the two CPU
+ * versions) is one named sparse_impl; each row is verified bitwise against the CPU, then timed (sparse_time,
  * harness.cuh -> common/runcase.h). */
 #ifndef SPARSEGRID_EXP_SPARSE_CUH
 #define SPARSEGRID_EXP_SPARSE_CUH
@@ -45,8 +45,15 @@ static const struct { int M, G, threads, nbuf, pairs, minb; } SPARSE_PIPE[SPARSE
     {3, 1, 256, 0, 0, 0}, {3, 1, 256, 1, 0, 0}, {3, 1, 512, 1, 0, 0}, {3, 1, 256, 2, 0, 0}, {3, 1, 512, 2, 0, 0},
     {3, 1, 1024, 2, 0, 0}, {0, 1, 256, 2, 0, 0}, {3, 2, 256, 2, 0, 0}, {3, 1, 256, 2, 1, 0}, {0, 1, 256, 2, 1, 0},
     {3, 1, 128, 1, 0, 0}, {3, 1, 1024, 1, 0, 0}, {3, 1, 256, 1, 0, 6}, {3, 1, 256, 2, 0, 6}, {3, 1, 256, 1, 0, 8}};
+/* k_sparse_clu configurations (sparse_cluster.cuh: one grid over a cluster of two blocks, each
+ * holding half of it): {M, threads per block}; the grid gets twice the threads.  128 threads: the
+ * float grids of d = 5, 6, where the registers (59 per thread), not the halved shared memory,
+ * limit the blocks per SM. */
+#define SPARSE_CLU_N 4
+static const struct { int M, threads; } SPARSE_CLU[SPARSE_CLU_N] = {{3, 256}, {3, 512}, {3, 128}, {4, 256}};
 #define SPARSE_IMPLS_MAX                                                                                 \
-    (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N)
+    (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N + \
+     2 * SPARSE_CLU_N)
 
 /* The GPU plans of one grid: k_sparse (block sizes x {computed offsets, offset table}) and
  * k_sparse_multi (SPARSE_MULTI x block sizes); plans that do not fit are left out. */
@@ -59,6 +66,8 @@ typedef struct {
     int nsv;
     sgst_gpu pv[SPARSE_PIPE_N];
     int npv;
+    sgst_gpu cv[SPARSE_CLU_N];
+    int ncv;
 } sparse_plans;
 
 /* The k_sparse_stream plans of grid g (SPARSE_STREAM), each described in a # stream_plan: line. */
@@ -129,6 +138,27 @@ static void sparse_pipe_setup(const sg_opts *o, sparse_plans *p, const sgs_grid 
     }
 }
 
+/* The k_sparse_clu plans of grid g (SPARSE_CLU), each described in a # clu_plan: line. */
+static void sparse_clu_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
+{
+    for (int c = 0; c < SPARSE_CLU_N; c++) {
+        char err[200];
+        sgst_gpu *s = p->cv + p->ncv;
+        int rc = sgcl_gpu_setup(s, g, elem, SPARSE_CLU[c].M, SPARSE_CLU[c].threads, o->c.device, o->max_blocks, err, sizeof err);
+        if (rc) {
+            datfile_meta(d, "clu_plan", "d=%d n=%d: M=%d %d threads left out: %s", g->d, g->n, SPARSE_CLU[c].M,
+                         SPARSE_CLU[c].threads, err);
+            continue;
+        }
+        p->ncv++;
+        datfile_meta(d, "clu_plan", "d=%d n=%d: gpu_sparse_clu_m%d, %d threads per block (%d per grid, a cluster of %d "
+                     "blocks): %d lists (%d cluster barriers per grid), %.2f tasks and %.2f items per point, %zu bytes of "
+                     "shared memory per block, about %d blocks per SM, %d registers per thread, %d blocks launched at most",
+                     g->d, g->n, s->M, s->threads, SGCL_CTAS * s->threads, SGCL_CTAS, s->nlist, s->nlist + 2, s->tasks_pt,
+                     s->items_pt, s->smem, s->per_sm, s->regs, s->blocks);
+    }
+}
+
 static void sparse_plans_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
 {
     memset(p, 0, sizeof *p);
@@ -154,6 +184,7 @@ static void sparse_plans_setup(const sg_opts *o, sparse_plans *p, const sgs_grid
     if (!p->nmv) datfile_meta(d, "multi_plan", "d=%d n=%d: no k_sparse_multi plan (grid not staged or > 65536 points)", g->d, g->n);
     sparse_stream_setup(o, p, g, elem, d);
     sparse_pipe_setup(o, p, g, elem, d);
+    sparse_clu_setup(o, p, g, elem, d);
 }
 
 static void sparse_plans_free(sparse_plans *p)
@@ -162,6 +193,7 @@ static void sparse_plans_free(sparse_plans *p)
     for (int c = 0; c < p->nmv; c++) sgs_multi_free(p->mv + c);
     for (int c = 0; c < p->nsv; c++) sgst_gpu_free(p->sv + c);
     for (int c = 0; c < p->npv; c++) sgst_gpu_free(p->pv + c);
+    for (int c = 0; c < p->ncv; c++) sgst_gpu_free(p->cv + c);
 }
 
 /* Does name start with one of the comma-separated prefixes of impls (NULL or "": every name)? */
@@ -231,6 +263,14 @@ static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, c
             impl_add(list, &n, SPARSE_GPU_PIPE, inv, p->pv[c].threads, NULL, NULL, name, impls);
             if (n > before) list[n - 1].sv = p->pv + c;
         }
+    for (int inv = 0; inv < 2; inv++)
+        for (int c = 0; c < p->ncv; c++) {
+            char name[48];
+            snprintf(name, sizeof name, "gpu_sparse_clu_m%d", p->cv[c].M);
+            int before = n;
+            impl_add(list, &n, SPARSE_GPU_CLU, inv, p->cv[c].threads, NULL, NULL, name, impls);
+            if (n > before) list[n - 1].sv = p->cv + c;
+        }
     return n;
 }
 
@@ -265,8 +305,8 @@ static void sparse_reference(const sg_opts *o, batch *b, const sgs_grid *g, long
 
 /* The best row of each kind at the largest batch, for the # result: lines. */
 typedef struct {
-    double gpu[2], cpu[2], cpu_gbs[2], multi[2], stream[2], pipe[2]; /* % of the ceiling, [inverse] */
-    const sparse_impl *gpu_at[2], *cpu_at[2], *multi_at[2], *stream_at[2], *pipe_at[2];
+    double gpu[2], cpu[2], cpu_gbs[2], multi[2], stream[2], pipe[2], clu[2]; /* % of the ceiling, [inverse] */
+    const sparse_impl *gpu_at[2], *cpu_at[2], *multi_at[2], *stream_at[2], *pipe_at[2], *clu_at[2];
 } sparse_best;
 
 static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, double gbs)
@@ -276,6 +316,7 @@ static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, d
     if (m->kind == SPARSE_GPU_MULTI && pct > r->multi[i]) { r->multi[i] = pct; r->multi_at[i] = m; }
     if (m->kind == SPARSE_GPU_STREAM && pct > r->stream[i]) { r->stream[i] = pct; r->stream_at[i] = m; }
     if (m->kind == SPARSE_GPU_PIPE && pct > r->pipe[i]) { r->pipe[i] = pct; r->pipe_at[i] = m; }
+    if (m->kind == SPARSE_GPU_CLU && pct > r->clu[i]) { r->clu[i] = pct; r->clu_at[i] = m; }
     if ((m->kind == SPARSE_CPU_TUNED || m->kind == SPARSE_CPU_SHIFT) && pct > r->cpu[i]) {
         r->cpu[i] = pct;
         r->cpu_gbs[i] = gbs;
@@ -303,6 +344,15 @@ static void sparse_write_best(datfile *d, const sgs_grid *g, const sparse_best *
                          inv ? " (inverse)" : "", r->pipe[inv], m->name, m->threads, m->sv->per_sm, r->stream[inv]);
             fprintf(stderr, "sparse %s d=%d: best pipe%s %.1f%% of copy (%s, %d threads), best stream %.1f%%\n", prec,
                     g->d, inv ? " inverse" : "", r->pipe[inv], m->name, m->threads, r->stream[inv]);
+        }
+    for (int inv = 0; inv < 2; inv++)
+        if (r->clu_at[inv]) {
+            const sparse_impl *m = r->clu_at[inv];
+            datfile_meta(d, "clu_result", "d=%d n=%d at the largest batch: best gpu_sparse_clu%s %.1f%% of copy "
+                         "(%s, %d threads per block, about %d blocks per SM); best gpu_sparse_pipe %.1f%%", g->d, g->n,
+                         inv ? " (inverse)" : "", r->clu[inv], m->name, m->threads, m->sv->per_sm, r->pipe[inv]);
+            fprintf(stderr, "sparse %s d=%d: best clu%s %.1f%% of copy (%s, %d threads), best pipe %.1f%%\n", prec, g->d,
+                    inv ? " inverse" : "", r->clu[inv], m->name, m->threads, r->pipe[inv]);
         }
     for (int inv = 0; inv < 2; inv++)
         if (r->multi_at[inv]) {

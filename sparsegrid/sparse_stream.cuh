@@ -404,6 +404,7 @@ typedef struct {
     int pairs;        /* k_sparse_pipe: pole pairs (sgst_plan.pairs) */
     int minb;         /* k_sparse_pipe: register-capped variant (minb blocks of SGSP_CAPT threads per SM), 0: not */
     int bb, bufelems; /* k_sparse_pipe: log2 threads, elements per buffer */
+    int split;        /* k_sparse_clu (sparse_cluster.cuh): the offset where the second half of a grid starts */
     size_t elem;      /* bytes per element (k_sparse_pipe: its plan's bank-aware order) */
     int threads;      /* threads per block */
     int per_sm;       /* resident blocks per SM (occupancy API: shared memory, registers, threads) */
