@@ -85,11 +85,12 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# ---- the private copy (reference data and plots are not needed)
+# ---- the private copy (reference data and plots are not needed, but for results-ref/peers/: the
+# raw side-by-side runs that the tests of the awk tools, peers_dat.awk and peers_ncu.awk, read)
 if [ $use_head -eq 1 ]; then
-  git -C "$top" archive HEAD | tar -x -C "$tree" --exclude='*/results-ref/*' --exclude='plots/*'
+  git -C "$top" archive HEAD | tar -x -C "$tree" --exclude='*/results-ref/[!p]*' --exclude='plots/*'
 else
-  (cd "$top" && git ls-files -z -co --exclude-standard | grep -zv -e '/results-ref/' -e '^plots/' |
+  (cd "$top" && git ls-files -z -co --exclude-standard | grep -zvP '/results-ref/(?!peers/)|^plots/' |
     tar --null -T - -cf -) | tar -x -C "$tree"
 fi
 cflags=$(make -s -C "$tree/tests" host-flags)

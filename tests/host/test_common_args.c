@@ -73,6 +73,18 @@ int main(void)
     T_EQ_INT(v.c.reps, 10);
     T_EQ_INT(v.n, 16);
 
+    /* --warmup=0 (no warm-up run) is a value of its own, kept: only -1 means the default */
+    const char *nowarm[] = {"prog", "--warmup=0", NULL};
+    parse(&v, nowarm, 0);
+    common_opts_finish(&v.c);
+    T_EQ_INT(v.c.warmup, 0);
+    T_EQ_INT(v.c.reps, 10);
+    const char *nowarmq[] = {"prog", "--warmup=0", "--quick", NULL};
+    parse(&v, nowarmq, 0);
+    common_opts_finish(&v.c);
+    T_EQ_INT(v.c.warmup, 0);
+    T_EQ_INT(v.c.reps, 3);
+
     const char *p2[] = {"prog", "--p2=256", NULL};
     parse(&v, p2, 0);
     T_EQ_INT(v.p2, 256);

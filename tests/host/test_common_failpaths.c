@@ -13,14 +13,16 @@
  *  - bench.h: the auto batch at its clamps (1 ms, 1/4096 ms, 1/8192 ms, 0, < 0), the spread
  *    warning exactly at 10 % and one double past it, the number of calls bench_host makes,
  *    the median and the n - 1 standard deviation of two samples;
- *  - runcase.h: poison before the run, check after it; a failed check exits 1 with the count
- *    and times nothing; run_case_try returns the count; a spread above 10 % writes a
+ *  - runcase.h: poison before the run, check after it; a failed check (3 wrong elements, or
+ *    a single one) exits 1 with the count and times nothing; run_case_try returns the count; a spread above 10 % writes a
  *    `# warning:` line into the data file;
  *  - experiment.h: list (exit 0, every name), the first and the last entry, a prefix, an
  *    unknown, an empty and a missing name (exit 2, every name in one line);
  *  - verify.h: the values it prints for 1-, 2-, 8-byte and other elements (signed);
  *  - args.h: the --help text (defaults, the power-of-two note, choices), the one-line error
- *    with the program's name, flag spellings, the command line cut at its buffer. */
+ *    with the program's name, flag spellings, the command line cut at its buffer;
+ *  - host.h: host_triad_gbs refuses no elements or no timed pass (exit 2) and checks a small
+ *    triad; host_describe is one line naming the logical CPUs and OpenMP threads. */
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -361,6 +363,16 @@ static void rc_time_bad(const void *arg)
     run_case_time(&rc, &o, NULL, NULL);
 }
 
+static void rc_time_one_bad(const void *arg) /* a single wrong element fails as surely as many */
+{
+    (void)arg;
+    rc_ctx c = {0, 0, 0, 1, 1, 0, 0, 0};
+    run_case rc = {"one bad", &c, rc_poison, NULL, rc_host, rc_check};
+    common_opts o = common_opts_default();
+    o.warmup = 0, o.reps = 1, o.batch = 1;
+    run_case_time(&rc, &o, NULL, NULL);
+}
+
 static void rc_no_check(const void *arg)
 {
     (void)arg;
@@ -413,6 +425,8 @@ static void test_runcase(void)
     T_EQ_INT(in_child(rc_time_bad, NULL, log), 1);
     T_CHECK(strstr(slurp(log), "verification failed: bad case: 3 wrong") != NULL);
     T_EQ_INT(in_child(rc_no_check, NULL, NULL), 1);
+    T_EQ_INT(in_child(rc_time_one_bad, NULL, log), 1);
+    T_CHECK(strstr(slurp(log), "verification failed: one bad: 1 wrong") != NULL);
 
     /* a spread above 10 %: a `# warning:` line in the data file, naming the case */
     datfile d;
@@ -586,6 +600,32 @@ static void test_args_texts(void)
     T_CHECK(!strcmp(buf, ""));
 }
 
+/* ---------------------------------------------------------------- host.h */
+static void triad_args(const void *arg)
+{
+    const int *v = (const int *)arg; /* n, reps */
+    host_triad_gbs((size_t)v[0], 1, v[1]);
+}
+
+static void test_host(void)
+{
+    /* a triad needs elements and at least one timed pass: else a usage error (exit 2), never
+     * a bandwidth from no measurement (best stays 1e30 s: ~0 GB/s) */
+    const int zero_reps[2] = {1024, 0}, neg_reps[2] = {1024, -1}, zero_n[2] = {0, 3}, fine[2] = {1024, 1};
+    T_EQ_INT(in_child(triad_args, zero_reps, NULL), 2);
+    T_EQ_INT(in_child(triad_args, neg_reps, NULL), 2);
+    T_EQ_INT(in_child(triad_args, zero_n, NULL), 2);
+    T_EQ_INT(in_child(triad_args, fine, NULL), 42);
+    double gbs = host_triad_gbs(1 << 16, 1, 2);
+    T_CHECK(gbs > 0 && isfinite(gbs));
+    /* "<model>, <n> logical CPUs, <t> OpenMP threads": one line (a `# host:` metadata line) */
+    char h[256];
+    host_describe(h, sizeof h);
+    T_CHECK(strchr(h, '\n') == NULL);
+    T_CHECK(strstr(h, " logical CPUs, ") != NULL);
+    T_CHECK(strstr(h, " OpenMP threads") != NULL);
+}
+
 int main(void)
 {
     T_CHECK(mkdtemp(g_dir) != NULL);
@@ -601,6 +641,7 @@ int main(void)
     test_experiment();
     test_verify_print();
     test_args_texts();
+    test_host();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd)) {}
