@@ -7,7 +7,8 @@
  *   spaces and ended by one '\n' so that 10 + HLEN is a multiple of 64 (numpy >= 1.14 aligns
  *   the data to 64 bytes; npy.h claims 64), the padding shorter than 64 bytes; then the raw
  *   values, nothing after them.
- * And npy_read_header at every one of its limits, both sides: header length 65536 / 65537,
+ * And npy_read_header at every one of its limits, both sides: header length 65536 / 65537
+ * (version 1.0: lengths past 255 and 65535, the two length bytes),
  * 16 / 17 dimensions, the data one byte short / long, versions 0..4, the element count at
  * 2^62 / past it, each key missing, the other quote style, Fortran order; and a write error
  * (a full device: /dev/full, unbuffered) returns -1. */
@@ -209,6 +210,13 @@ static void test_read_limits(void)
     T_EQ_INT(read_hand(0, d1, 118, 60, err, sizeof err, &ni), -1);
     T_CHECK(strstr(err, "version 0.0") != NULL);
     T_EQ_INT(read_hand(4, d1, 116, 60, err, sizeof err, &ni), -1);
+    /* version 1.0 headers past 255 bytes: both length bytes count (little-endian), up to the
+     * largest a 2-byte length states, 65535 (numpy pads many-dimensional dicts that far) */
+    T_EQ_INT(read_hand(1, d1, 374, 60, err, sizeof err, &ni), 0);
+    T_EQ_INT(ni.data_offset, 384);
+    T_EQ_INT(ni.count, 15);
+    T_EQ_INT(read_hand(1, d1, 65535, 60, err, sizeof err, &ni), 0);
+    T_EQ_INT(ni.data_offset, 10 + 65535);
     /* header length: 65536 accepted, 65537 refused (version 2: the length needs 3 bytes) */
     T_EQ_INT(read_hand(2, d1, 65536, 60, err, sizeof err, &ni), 0);
     T_EQ_INT(ni.data_offset, 12 + 65536);
