@@ -15,7 +15,9 @@
  *    keeps are exactly the T(m) blocks of the triangle (none past it), every m <= 160 and the
  *    boundary sizes.
  * 3. Limits on both sides: n = 2^20 accepted / 2^20 + 1 refused; T(m) < 2^32 (m = 92681)
- *    accepted / m = 92682 refused with the reason; 1D grids at 2^31 - 1 blocks.
+ *    accepted / m = 92682 refused with the reason; 1D grids at 2^31 - 1 blocks; the map
+ *    number (S2_NMAPS, the internal kernel instance, refused and nameless); rec's launched
+ *    blocks summed over all its launches.
  * 4. The integer corrections: utm's row a from the float formula, corrected, at every row
  *    start (and one before and after it) for every n from 4090 to 6200 (the float formula
  *    first errs upwards at n = 4097 and downwards at n = 5795) and for sampled n up to 2^20;
@@ -295,6 +297,29 @@ int main(void)
             int ok = rho == 1 || rho == 2 || rho == 4 || rho == 8 || rho == 16 || rho == 32;
             T_EQ_INT(s2_grid_make(&g, S2_BB, 64, rho, err, sizeof err), ok ? 0 : 1);
         }
+        /* map: exactly the S2_NMAPS maps of --map; S2_RECURSIVE_POW2 (= S2_NMAPS) is a kernel
+         * instance that s2_run picks, not a map with a grid of its own, and has no --map name */
+        T_EQ_INT(s2_grid_make(&g, S2_NMAPS, 64, 8, err, sizeof err), 1);
+        T_CHECK(strstr(err, "unknown map") != NULL);
+        T_EQ_INT(s2_grid_make(&g, -1, 64, 8, err, sizeof err), 1);
+        T_EQ_INT(s2_grid_make(&g, S2_NMAPS - 1, 64, 8, err, sizeof err), 0);
+        T_CHECK(!strcmp(s2_map_name(S2_NMAPS), "?"));
+        T_CHECK(!strcmp(s2_map_name(-1), "?"));
+        T_CHECK(!strcmp(s2_map_name(S2_NMAPS - 1), "lambda-strict"));
+        T_EQ_INT(s2_map_of("?"), -1);
+        /* rec's launched blocks (the efficiency columns) count every launch: m = d 2^k, the
+         * diagonal pass d x d 2^k, level l s x s 2^(k - l) with s = d 2^(l - 1): for d = 1 the
+         * T(m) blocks exactly (m = 8: 8 + 4 + 8 + 16 = 36), for d = 3, k = 2 (m = 12) the T(12)
+         * = 78 blocks plus the 4 x 3 idle ones above the small diagonals, 90 */
+        T_EQ_INT(s2_grid_make(&g, S2_REC, 8, 1, err, sizeof err), 0);
+        T_EQ_INT(g.nlaunch, 4);
+        T_EQ_INT(s2_grid_blocks(&g), 36);
+        T_EQ_INT(s2_grid_make(&g, S2_REC, 12 * 16, 16, err, sizeof err), 0);
+        T_EQ_INT(g.nlaunch, 3);
+        T_EQ_INT(s2_grid_blocks(&g), 90);
+        T_EQ_INT(s2_grid_make(&g, S2_REC, 1024 * 4, 4, err, sizeof err), 0); /* m = 2^10: 11 launches */
+        T_EQ_INT(g.nlaunch, 11);
+        T_EQ_INT(s2_grid_blocks(&g), tri_number(1024));
     }
 
     /* ---- 4a. utm's corrections: every row start of every n in [4090, UTM_DENSE_HI] ---- */
