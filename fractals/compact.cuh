@@ -1,7 +1,7 @@
 /* fractals/compact.cuh -- the kernels of ca, sw, rd (section 6) on COMPACT storage (compact.h;
  * section 7, future work) and their launch shape; used by compact.cu and the GPU test.
  *
- *   compact_launch P; compact_launch_init(&P, f, r, err, errsize)   (host; -1 + reason)
+ *   compact_launch P; compact_launch_init(&P, f, r, err, errsize)   (compact.h, host; -1 + reason)
  *   k_compact_init<<<P.blocks, P.threads>>>(P, c, seed)      start state (driver.cuh values)
  *   k_compact_ca<<<...>>>(P, in, out)                          one B3/S23 step
  *   k_compact_scatter(P, c, a)                                 embedded a[y n + x] = c[i]
@@ -21,37 +21,7 @@
 #include "compact.h"
 #include "driver.cuh"
 
-/* Launch shape of the compact kernels: block b (of k^(r-m)) and thread t (of k^m) own cell
- * i = b k^m + t; the top r - m digits of i are the block's (computed once per block), the
- * low m digits the thread's. */
-typedef struct {
-    compact_map C;
-    int m;            /* levels inside a block */
-    uint32_t sm;      /* s^m: scale of the block's digits */
-    uint32_t threads; /* k^m */
-    uint32_t blocks;  /* k^(r-m) */
-} compact_launch;
-
-static int compact_launch_init(compact_launch *P, const nbb_fractal *f, int r, char *err, size_t errsize)
-{
-    memset(P, 0, sizeof *P);
-    if (r < 0 || fractal_pow((uint64_t)f->s, r) > FRACTAL_MAX_N) {
-        snprintf(err, errsize, "%s: r=%d gives n = %d^%d > 2^28", f->name, r, f->s, r);
-        return -1;
-    }
-    P->C = compact_make(f, r);
-    P->m = compact_block_levels((uint32_t)f->k);
-    if (P->m > r) P->m = r;
-    P->sm = (uint32_t)fractal_pow((uint64_t)f->s, P->m);
-    P->threads = (uint32_t)fractal_pow((uint64_t)f->k, P->m);
-    uint64_t blocks = fractal_pow((uint64_t)f->k, r - P->m);
-    if (blocks >= FRACTAL_MAX_N) { /* magic division of the block index */
-        snprintf(err, errsize, "%s: r=%d needs %llu blocks, more than 2^28", f->name, r, (unsigned long long)blocks);
-        return -1;
-    }
-    P->blocks = (uint32_t)blocks;
-    return 0;
-}
+/* compact_launch and compact_launch_init (the launch shape, host code): compact.h. */
 
 /* Cell i and its (x, y) for the calling thread (every thread calls it once: a barrier). */
 static __device__ __forceinline__ void compact_thread_cell(const compact_launch &P, uint64_t *i, uint32_t *x, uint32_t *y)

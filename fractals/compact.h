@@ -24,7 +24,8 @@
  *   compact_index(&C, x, y, &i)                inverse without division instructions, O(r)
  *   compact_neighbour(&C, i, x, y, nx, ny, &j) index of cell (nx, ny) from cell i = (x, y)
  *   compact_ca_cell(&C, in, i, x, y)           one B3/S23 step of cell i on compact storage
- *   compact_block_levels(k)                    levels m of one thread block (k^m <= 1024) */
+ *   compact_block_levels(k)                    levels m of one thread block (k^m <= 1024)
+ *   compact_launch_init(&P, f, r, err, size)   launch shape of compact.cuh's kernels (host) */
 #ifndef FRACTALS_COMPACT_H
 #define FRACTALS_COMPACT_H
 
@@ -178,6 +179,38 @@ static inline HD void compact_digits_cell(const nbb_fast *F, uint32_t q, int lev
     }
     *x = cx;
     *y = cy;
+}
+
+/* Launch shape of the compact kernels: block b (of k^(r-m)) and thread t (of k^m) own cell
+ * i = b k^m + t; the top r - m digits of i are the block's (computed once per block), the
+ * low m digits the thread's. */
+typedef struct {
+    compact_map C;
+    int m;            /* levels inside a block */
+    uint32_t sm;      /* s^m: scale of the block's digits */
+    uint32_t threads; /* k^m */
+    uint32_t blocks;  /* k^(r-m) */
+} compact_launch;
+
+static inline int compact_launch_init(compact_launch *P, const nbb_fractal *f, int r, char *err, size_t errsize)
+{
+    memset(P, 0, sizeof *P);
+    if (r < 0 || fractal_pow((uint64_t)f->s, r) > FRACTAL_MAX_N) {
+        snprintf(err, errsize, "%s: r=%d gives n = %d^%d > 2^28", f->name, r, f->s, r);
+        return -1;
+    }
+    P->C = compact_make(f, r);
+    P->m = compact_block_levels((uint32_t)f->k);
+    if (P->m > r) P->m = r;
+    P->sm = (uint32_t)fractal_pow((uint64_t)f->s, P->m);
+    P->threads = (uint32_t)fractal_pow((uint64_t)f->k, P->m);
+    uint64_t blocks = fractal_pow((uint64_t)f->k, r - P->m);
+    if (blocks >= FRACTAL_MAX_N) { /* magic division of the block index */
+        snprintf(err, errsize, "%s: r=%d needs %llu blocks, more than 2^28", f->name, r, (unsigned long long)blocks);
+        return -1;
+    }
+    P->blocks = (uint32_t)blocks;
+    return 0;
 }
 
 #endif

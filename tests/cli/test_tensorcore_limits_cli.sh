@@ -6,7 +6,8 @@
 #   --rmin 0..16, --rmax -1..16, --rmax = --rmin; the largest level of each work kernel (sw:
 #   n^2 <= 2^32, rd/ca: <= 2^30; --quick 4 less for s = 2, 2 less for s = 3, 4), computed here
 #   independently from s; the smallest level with n >= rho; the level whose powers of s stop
-#   being exact halves (vicsek at rho = 9: r_b = 7 yes, 8 no); rho a power of s; the maps that
+#   being exact halves (vicsek at rho = 9: r_b = 7 yes, 8 no), and the default sweep's block
+#   sides (rho = 9 and 27 for s = 3, 4 and 16 for s = 4); rho a power of s; the maps that
 #   need s = 2 and those that need whole warps (rho = 4: 16 threads; 9: a last warp of 17).
 # With a GPU, a tiny run's data file is checked row by row: the row count, n = 2^r, r_b,
 # threads launched and v2's extra threads against closed forms (section 5.2).
@@ -77,6 +78,13 @@ ref "no level" --exp=nbb --fractal=vicsek --work=sw --rho=27 --rmin=2 --rmax=2
 acc --exp=nbb --fractal=vicsek --work=sw --rho=9 --rmin=9 --rmax=9  # r_b = 7
 ref "no level" --exp=nbb --fractal=vicsek --work=sw --rho=9 --rmin=10 --rmax=10
 acc --exp=nbb --fractal=vicsek --work=sw --rho=27 --rmin=10 --rmax=10 # r_b = 7 again
+# the default sweep (no --rho) holds both block sides of its s: 9 and 27 for s = 3, so r = 10
+# (a level of rho = 27 alone) is accepted and 11 refused; 4 and 16 for s = 4, so r = 1 (n = 4:
+# a level of rho = 4 alone) is accepted
+acc --exp=nbb --fractal=vicsek --work=sw --rmin=10 --rmax=10
+ref "no level" --exp=nbb --fractal=vicsek --work=sw --rmin=11 --rmax=11
+acc --exp=nbb --fractal=candy --work=sw --rmin=1 --rmax=1
+ref "no level" --exp=nbb --fractal=candy --work=sw --rho=16 --rmin=1 --rmax=1
 # rho: a power of s
 acc --exp=nbb --fractal=vicsek --rho=9
 acc --exp=nbb --fractal=vicsek --rho=27

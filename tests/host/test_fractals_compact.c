@@ -15,7 +15,10 @@
  *  - the parallel lambda (lambda_par: terms by thread, then summed) == nbb_fast_lambda on
  *    EVERY block while k^rb <= 3^16 (Sierpinski rb <= 16), == eqs. 1-6 (lambda_map) too
  *    while k^rb <= 2^16,
- *    and on random blocks up to the largest rb whose grid the launches allow. */
+ *    and on random blocks up to the largest rb whose grid the launches allow.
+ *  - the launch shape of compact.cuh (compact_launch_init): blocks x threads = k^r at every
+ *    level up to n = 2^28 (one block of k^r threads below the block levels), refused past n =
+ *    2^28 and at 2^28 blocks or more. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +204,35 @@ static void test_lambda_par(const nbb_fractal *f)
     }
 }
 
+/* The launch shape of compact.cuh's kernels: blocks x threads is exactly the k^r cells of the
+ * level (the kernels index cell b k^m + t with no bound test), threads k^m <= 1024 with m the
+ * block levels clamped to r (levels below compact_block_levels(k): one block of k^r threads),
+ * sm = s^m; refused past n = 2^28, at k^(r - m) >= 2^28 blocks and for r < 0. */
+static void test_launch_shape(const nbb_fractal *f)
+{
+    char err[256];
+    compact_launch P;
+    int r = 0;
+    for (; fractal_pow((uint64_t)f->s, r) <= FRACTAL_MAX_N; r++) {
+        int m = compact_block_levels((uint32_t)f->k) < r ? compact_block_levels((uint32_t)f->k) : r;
+        if (fractal_pow((uint64_t)f->k, r - m) >= FRACTAL_MAX_N) { /* the block index's magic division */
+            T_EQ_INT(compact_launch_init(&P, f, r, err, sizeof err), -1);
+            T_CHECK(strstr(err, "blocks, more than 2^28") != NULL);
+            continue;
+        }
+        T_EQ_INT(compact_launch_init(&P, f, r, err, sizeof err), 0);
+        T_EQ_INT(P.m, m);
+        T_EQ_INT((uint64_t)P.threads * P.blocks, fractal_pow((uint64_t)f->k, r));
+        T_EQ_INT(P.threads, fractal_pow((uint64_t)f->k, m));
+        T_CHECK(P.threads <= COMPACT_MAX_BLOCK);
+        T_EQ_INT(P.sm, fractal_pow((uint64_t)f->s, m));
+        T_EQ_INT(P.C.n, fractal_pow((uint64_t)f->s, r));
+    }
+    T_EQ_INT(compact_launch_init(&P, f, r, err, sizeof err), -1); /* n = s^r > 2^28 */
+    T_CHECK(strstr(err, "> 2^28") != NULL);
+    T_EQ_INT(compact_launch_init(&P, f, -1, err, sizeof err), -1);
+}
+
 int main(void)
 {
     for (int i = 0; i < FRACTAL_COUNT; i++) {
@@ -208,6 +240,7 @@ int main(void)
         test_round_trip(f);
         test_ca(f);
         test_lambda_par(f);
+        test_launch_shape(f);
     }
     /* pow by squaring and the block levels */
     T_EQ_INT(fractal_pow_sq(3, 0), 1);
