@@ -86,11 +86,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 # ---- the private copy (reference data and plots are not needed, but for results-ref/peers/: the
-# raw side-by-side runs that the tests of the awk tools, peers_dat.awk and peers_ncu.awk, read)
+# raw side-by-side runs that the tests of the awk tools, peers_dat.awk and peers_ncu.awk, read; and
+# sparsegrid/results-ref/, which test_sparsegrid_cli.sh's sparse_best.awk checks read)
 if [ $use_head -eq 1 ]; then
-  git -C "$top" archive HEAD | tar -x -C "$tree" --exclude='*/results-ref/[!p]*' --exclude='plots/*'
+  excl=(--exclude='plots/*')
+  for d in common simplex2d simplex3d fractals tensorcore hashmesh; do excl+=("--exclude=$d/results-ref/[!p]*"); done
+  git -C "$top" archive HEAD | tar -x -C "$tree" "${excl[@]}"
 else
-  (cd "$top" && git ls-files -z -co --exclude-standard | grep -zvP '/results-ref/(?!peers/)|^plots/' |
+  (cd "$top" && git ls-files -z -co --exclude-standard | grep -zvP '^(?!sparsegrid/).*/results-ref/(?!peers/)|^plots/' |
     tar --null -T - -cf -) | tar -x -C "$tree"
 fi
 cflags=$(make -s -C "$tree/tests" host-flags)
