@@ -14,6 +14,7 @@
 #include "exp_full.cuh"
 #include "exp_sparse.cuh"
 #include "cpu_blocked.h"
+#include "cpu_blocked_t.h"
 
 /* The CPU versions: the older ones (baselines, as they are) and cpu_blocked. */
 typedef enum {
@@ -21,9 +22,12 @@ typedef enum {
     ROOF_SGS_SHIFT,   /* sgs_cpu_shift_*: the thesis's dimensional shift (sparse or subspace order) */
     ROOF_SGS_BLOCKED, /* sgs_cpu_blocked_*: V grids interleaved (sparse or subspace order) */
     ROOF_FULL_TUNED,  /* sg_cpu_tuned: version A, plain layout, float only */
-    ROOF_FULL_BLOCKED /* sg_cpu_blocked_*: V tiles interleaved, plain layout */
+    ROOF_FULL_BLOCKED, /* sg_cpu_blocked_*: V tiles interleaved, plain layout */
+    ROOF_SGS_BLOCKED_T, /* sgs_cpu_blocked_tr_*: cpu_blocked, gather/scatter by vector transposes (sparse) */
+    ROOF_FULL_BLOCKED_T /* sg_cpu_blocked_tr_*: the same, plain layout */
 } roof_kind;
-static const char *const ROOF_NAME[5] = {"cpu_tuned", "cpu_shift", "cpu_blocked", "cpu_tuned", "cpu_blocked"};
+static const char *const ROOF_NAME[7] = {"cpu_tuned",   "cpu_shift",     "cpu_blocked",  "cpu_tuned",
+                                         "cpu_blocked", "cpu_blocked_t", "cpu_blocked_t"};
 
 typedef struct {
     job_io io; /* first: run_case's poison and check (harness.cuh) */
@@ -50,6 +54,22 @@ static void sg_cpu_blocked_t(const double *s, double *d, long long nt, const sg_
 {
     if (sg_cpu_blocked_d(s, d, nt, g, inv, th, 0)) DIE("out of host memory");
 }
+static void sgs_cpu_blocked_tr_t(const float *s, float *d, long long G, const sgs_grid *g, int inv, int th)
+{
+    if (sgs_cpu_blocked_tr_f(s, d, G, g, inv, th, 0)) DIE("out of host memory");
+}
+static void sgs_cpu_blocked_tr_t(const double *s, double *d, long long G, const sgs_grid *g, int inv, int th)
+{
+    if (sgs_cpu_blocked_tr_d(s, d, G, g, inv, th, 0)) DIE("out of host memory");
+}
+static void sg_cpu_blocked_tr_t(const float *s, float *d, long long nt, const sg_geom *g, int inv, int th)
+{
+    if (sg_cpu_blocked_tr_f(s, d, nt, g, inv, th, 0)) DIE("out of host memory");
+}
+static void sg_cpu_blocked_tr_t(const double *s, double *d, long long nt, const sg_geom *g, int inv, int th)
+{
+    if (sg_cpu_blocked_tr_d(s, d, nt, g, inv, th, 0)) DIE("out of host memory");
+}
 static void sg_cpu_tuned_t(const float *s, float *d, long long nt, const sg_geom *g, int inv, int th)
 {
     if (sg_cpu_tuned(s, d, nt, g, inv, th)) DIE("out of host memory");
@@ -73,6 +93,8 @@ static void roof_host(void *p)
     case ROOF_SGS_BLOCKED: sgs_cpu_blocked_t(src, dst, j->G, j->sg, j->inverse, j->threads); break;
     case ROOF_FULL_TUNED: sg_cpu_tuned_t(src, dst, j->G, j->fg, j->inverse, j->threads); break;
     case ROOF_FULL_BLOCKED: sg_cpu_blocked_t(src, dst, j->G, j->fg, j->inverse, j->threads); break;
+    case ROOF_SGS_BLOCKED_T: sgs_cpu_blocked_tr_t(src, dst, j->G, j->sg, j->inverse, j->threads); break;
+    case ROOF_FULL_BLOCKED_T: sg_cpu_blocked_tr_t(src, dst, j->G, j->fg, j->inverse, j->threads); break;
     }
 }
 
@@ -115,7 +137,8 @@ static void roof_reference(roof_bufs *b, const sgs_grid *sg, const sg_geom *fg, 
 
 /* The best pct_triad of the old versions and of cpu_blocked, [inverse], for the # result: lines. */
 typedef struct {
-    double old_pct[2], new_pct[2];
+    double old_pct[2], new_pct[2], t_pct[2]; /* t: cpu_blocked_t (has_t: its rows ran) */
+    int has_t;
     const char *old_name[2];
 } roof_best;
 
@@ -152,7 +175,8 @@ static void roof_row(const sg_opts *o, datfile *d, roof_bufs *b, roof_kind kind,
     fprintf(stderr, "cpu-roofline %-6s %-8s %-8s %-20s grids=%7lld %8.1f MB %9.3f ms %6.1f GB/s %5.1f%% of triad\n",
             prec, layout, shape, impl, G, moved / 1e6, st.median, gbs, pct);
     int blocked = kind == ROOF_SGS_BLOCKED || kind == ROOF_FULL_BLOCKED;
-    if (blocked) best->new_pct[inverse] = fmax(best->new_pct[inverse], pct);
+    if (kind == ROOF_SGS_BLOCKED_T || kind == ROOF_FULL_BLOCKED_T) best->t_pct[inverse] = pct, best->has_t = 1;
+    else if (blocked) best->new_pct[inverse] = fmax(best->new_pct[inverse], pct);
     else if (pct > best->old_pct[inverse]) {
         best->old_pct[inverse] = pct;
         best->old_name[inverse] = ROOF_NAME[kind];
@@ -161,10 +185,12 @@ static void roof_row(const sg_opts *o, datfile *d, roof_bufs *b, roof_kind kind,
 
 static void roof_result(datfile *d, const char *prec, const char *layout, const char *shape, const roof_best *r)
 {
+    char t[80] = "";
+    if (r->has_t) snprintf(t, sizeof t, "; cpu_blocked_t %.1f%% (inverse %.1f%%)", r->t_pct[0], r->t_pct[1]);
     datfile_meta(d, "result", "%s %s %s: cpu_blocked %.1f%% of triad (inverse %.1f%%); best older version %s %.1f%% "
-                 "(inverse %s %.1f%%)", prec, layout, shape, r->new_pct[0], r->new_pct[1],
+                 "(inverse %s %.1f%%)%s", prec, layout, shape, r->new_pct[0], r->new_pct[1],
                  r->old_name[0] ? r->old_name[0] : "none", r->old_pct[0], r->old_name[1] ? r->old_name[1] : "none",
-                 r->old_pct[1]);
+                 r->old_pct[1], t);
 }
 
 /* One precision: sparse grids d = dlo..dhi at --exp=sparse's levels, then the three thesis tiles
@@ -184,9 +210,11 @@ static void roof_precision(const sg_opts *o, datfile *d, roof_bufs *b, size_t by
         roof_reference<T>(b, &g, NULL, G);
         roof_best best;
         memset(&best, 0, sizeof best);
-        for (int inv = 0; inv < 2; inv++)
+        for (int inv = 0; inv < 2; inv++) {
             for (int k = ROOF_SGS_TUNED; k <= ROOF_SGS_BLOCKED; k++)
                 roof_row<T>(o, d, b, (roof_kind)k, "sparse", shape, &g, NULL, G, inv, triad, &best);
+            roof_row<T>(o, d, b, ROOF_SGS_BLOCKED_T, "sparse", shape, &g, NULL, G, inv, triad, &best);
+        }
         roof_result(d, prec, "sparse", shape, &best);
         sgs_free(&g);
     }
@@ -204,6 +232,7 @@ static void roof_precision(const sg_opts *o, datfile *d, roof_bufs *b, size_t by
         for (int inv = 0; inv < 2; inv++) {
             if (sizeof(T) == 4) roof_row<T>(o, d, b, ROOF_FULL_TUNED, "plain", THESIS_SHAPES[s], NULL, &fg, G, inv, triad, &best);
             roof_row<T>(o, d, b, ROOF_FULL_BLOCKED, "plain", THESIS_SHAPES[s], NULL, &fg, G, inv, triad, &best);
+            roof_row<T>(o, d, b, ROOF_FULL_BLOCKED_T, "plain", THESIS_SHAPES[s], NULL, &fg, G, inv, triad, &best);
         }
         roof_result(d, prec, "plain", THESIS_SHAPES[s], &best);
         memset(&best, 0, sizeof best);
@@ -247,8 +276,9 @@ static int exp_cpu_roofline(void *opts)
     datfile_meta(&d, "triad_gbs", "%.1f (a[i] = b[i] + s c[i], 3 arrays x %zu doubles = 3 x %zu MiB, %d OpenMP threads, "
                  "best of 5; counted 3 x 8 bytes per element: 2 reads + 1 write, write-allocate not counted, as STREAM)",
                  triad, triad_n, triad_n * 8 >> 20, o->threads);
-    datfile_meta(&d, "cpu", "%s; cpu_blocked: %d floats / %d doubles interleaved per block (cpu_blocked.h)", sg_cpu_isa(),
-                 SGB_LINE_BYTES / 4, SGB_LINE_BYTES / 8);
+    datfile_meta(&d, "cpu", "%s; cpu_blocked: %d floats / %d doubles interleaved per block (cpu_blocked.h); "
+                 "cpu_blocked_t: the same, gather/scatter by vector transposes, %s (cpu_blocked_t.h)", sg_cpu_isa(),
+                 SGB_LINE_BYTES / 4, SGB_LINE_BYTES / 8, sgbt_isa_name(sgbt_isa()));
     datfile_meta(&d, "columns", "layout: sparse (regular sparse grid with boundary of level `level`, subspace order), plain "
                  "(the full-grid tile, dimension 0 fastest), subspace (the same tile in subspace order); bytes_moved = 2 * "
                  "grids * points * elem (read + write once; write-allocate not counted, as in the triad); gbs = "

@@ -13,10 +13,14 @@
  *     (1D, 2-point dimensions, 65x3x2x5);
  *   - both store paths: batches below 4 KiB with plain stores, larger ones streaming;
  *   - nothing written past the batch (a poisoned guard after dst), nothing left unwritten
- *     (dst poisoned with NaN before). */
+ *     (dst poisoned with NaN before);
+ *   - every case again with cpu_blocked_t (sparsegrid/cpu_blocked_t.h: the gather/scatter as vector
+ *     transpositions), each instance the CPU has (portable, avx2, avx512f): the same bitwise checks,
+ *     also with dst shifted by 1..W-1 values from a vector-aligned address (the streaming scatter's
+ *     head, shifted vectors and tail at every alignment). */
 #include <math.h>
 #define SGB_STREAM_MIN 4096.0 /* batches of 4 KiB and more take the streaming stores, smaller ones not */
-#include "../../sparsegrid/cpu_blocked.h"
+#include "../../sparsegrid/cpu_blocked_t.h"
 #include "../../common/testlib.h"
 
 #ifdef TEST_SANITIZE
@@ -34,6 +38,7 @@ static uint64_t rnd(uint64_t *s)
 }
 
 #define GUARD 37 /* poisoned values after the batch */
+static long long paths[2]; /* cpu_blocked_t runs with plain [0] and streaming [1] stores */
 
 /* The batch sizes of a block of V lanes. */
 static int batch_sizes(int V, long long *G)
@@ -52,22 +57,49 @@ static int batch_sizes(int V, long long *G)
 #define CHECK_DEFINE(T, SUF)                                                                            \
     /* G grids of N points: in -> out by cpu_blocked (kind 0 sparse, 1 plain full grid), compared     \
      * with want (the reference of every grid); returns the mismatching values. */                     \
-    static long long run_##SUF(const T *in, const T *want, long long G, long long N, const void *sg, int kind, \
-                               int inverse, int threads, int lanes, int in_place)                      \
+    static long long run1_##SUF(const T *in, const T *want, long long G, long long N, const void *sg, int kind, \
+                                int inverse, int threads, int lanes, int in_place, int tr, int shift)  \
     {                                                                                                  \
-        T *out = (T *)malloc(sizeof(T) * (size_t)(G * N + GUARD));                                     \
+        T *mem = (T *)aligned_alloc(64, (sizeof(T) * (size_t)(G * N + GUARD + 16) + 63) / 64 * 64);    \
+        T *out = mem + shift; /* shift values past a 64-byte boundary */                               \
         memset(out, 0xFF, sizeof(T) * (size_t)(G * N + GUARD)); /* NaN: unwritten values fail */       \
         if (in_place) memcpy(out, in, sizeof(T) * (size_t)(G * N));                                    \
         const T *src = in_place ? out : in;                                                            \
-        int rc = kind ? sg_cpu_blocked_##SUF(src, out, G, (const sg_geom *)sg, inverse, threads, lanes) \
+        sgbt_isa_force = tr;                                                                           \
+        int rc = tr ? (kind ? sg_cpu_blocked_tr_##SUF(src, out, G, (const sg_geom *)sg, inverse, threads, lanes) \
+                            : sgs_cpu_blocked_tr_##SUF(src, out, G, (const sgs_grid *)sg, inverse, threads, lanes)) \
+               : kind ? sg_cpu_blocked_##SUF(src, out, G, (const sg_geom *)sg, inverse, threads, lanes) \
                       : sgs_cpu_blocked_##SUF(src, out, G, (const sgs_grid *)sg, inverse, threads, lanes); \
         long long bad = rc != 0;                                                                       \
+        if (tr) { /* the store path: streaming from SGB_STREAM_MIN bytes on, plain below */            \
+            int nt_want = (double)G * N * sizeof(T) >= SGB_STREAM_MIN;                                 \
+            bad += sgbt_last_nt != nt_want;                                                            \
+            paths[nt_want]++;                                                                          \
+        }                                                                                              \
         if (memcmp(out, want, sizeof(T) * (size_t)(G * N))) /* bitwise */                              \
             for (long long i = 0; i < G * N; i++) bad += memcmp(out + i, want + i, sizeof(T)) != 0;    \
         unsigned char ff[sizeof(T)];                                                                   \
         memset(ff, 0xFF, sizeof ff);                                                                   \
         for (int i = 0; i < GUARD; i++) bad += memcmp(out + G * N + i, ff, sizeof(T)) != 0;            \
-        free(out);                                                                                     \
+        free(mem);                                                                                     \
+        return bad;                                                                                    \
+    }                                                                                                  \
+    /* cpu_blocked, then cpu_blocked_t in every instance the CPU has (dst shifted by 0 and by an      \
+     * alignment that varies with the case); the sum of the mismatches. */                             \
+    static long long run_##SUF(const T *in, const T *want, long long G, long long N, const void *sg, int kind, \
+                               int inverse, int threads, int lanes, int in_place)                      \
+    {                                                                                                  \
+        long long bad = run1_##SUF(in, want, G, N, sg, kind, inverse, threads, lanes, in_place, 0, 0);  \
+        int W = (int)(SGB_LINE_BYTES / sizeof(T));                                                     \
+        for (int tr = SGBT_PORTABLE; tr <= sgbt_isa_best(); tr++) {                                    \
+            long long b0 = run1_##SUF(in, want, G, N, sg, kind, inverse, threads, lanes, in_place, tr, 0); \
+            int sh = 1 + (int)((G * 7 + N + 3 * tr + inverse) % (W - 1));                              \
+            long long b1 = run1_##SUF(in, want, G, N, sg, kind, inverse, threads, lanes, in_place, tr, sh); \
+            if (b0 || b1) printf("  cpu_blocked_t %s: %lld wrong at dst aligned, %lld at dst + %d\n",     \
+                                 sgbt_isa_name(tr), b0, b1, sh);                                       \
+            bad += b0 + b1;                                                                            \
+        }                                                                                              \
+        sgbt_isa_force = 0;                                                                            \
         return bad;                                                                                    \
     }                                                                                                  \
     /* Random data for G grids of N points (uniform in [-1, 1), not dyadic: every rounding shows). */  \
@@ -181,5 +213,8 @@ int main(void)
     /* plain full grids: the thesis's tiles and awkward ones */
     static const char *const DIMS[] = {"3", "33", "2x2", "2x9", "33x33", "9x9x9", "9x9x5x5", "65x3x2x5", "5x2x17"};
     for (int i = 0; i < (int)(sizeof DIMS / sizeof DIMS[0]); i++) check_full(DIMS[i]);
+    T_CHECK(paths[0] > 100 && paths[1] > 100); /* both store paths of cpu_blocked_t ran */
+    printf("cpu_blocked_t: %lld runs with plain stores, %lld streaming; instances 1..%d (%s)\n", paths[0], paths[1],
+           sgbt_isa_best(), sgbt_isa_name(sgbt_isa_best()));
     return T_DONE();
 }
