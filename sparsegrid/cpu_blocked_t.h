@@ -32,8 +32,8 @@
  * stores) / 256 per direction, against 1 load + 1 store per value (cpu_blocked).  Same traffic
  * model (cpu_blocked.h), same threads, blocks, partial last block (unused lanes zero, never
  * written back), src == dst allowed (a block is read whole before it is written).
- * sgbt_isa_force (tests): 0 the CPU's best, else one of SGBT_PORTABLE, SGBT_AVX2, SGBT_AVX512;
- * sgbt_last_nt (tests): the store path the last run took. */
+ * isa (last argument of the entry points): 0 the CPU's best, else one of SGBT_PORTABLE, SGBT_AVX2,
+ * SGBT_AVX512 (the tests run each one the CPU has); sgbt_streams() is the store-path rule. */
 #ifndef SPARSEGRID_CPU_BLOCKED_T_H
 #define SPARSEGRID_CPU_BLOCKED_T_H
 
@@ -41,8 +41,12 @@
 #include "cpu_blocked.h"
 
 enum { SGBT_PORTABLE = 1, SGBT_AVX2 = 2, SGBT_AVX512 = 3 };
-static int sgbt_isa_force = 0; /* tests: force an instance (one the CPU has) */
-static int sgbt_last_nt = -1;  /* tests: the store path of the last run (1 streaming, 0 plain) */
+/* The store path of a batch of G grids of N values of elem bytes: streaming (non-temporal) stores
+ * from SGB_STREAM_MIN bytes on (the batch does not stay in the cache), plain stores below. */
+static inline int sgbt_streams(long long G, long long N, size_t elem)
+{
+    return (double)G * N * elem >= SGB_STREAM_MIN;
+}
 
 /* ---- portable: W = 1 */
 #define SGBT_W 1
@@ -251,11 +255,11 @@ static inline int sgbt_isa_best(void)
     return SGBT_PORTABLE;
 #endif
 }
-/* The instance this run uses: sgbt_isa_force if the CPU has it, else the widest. */
-static inline int sgbt_isa(void)
+/* The instance a run uses: want if the CPU has it, else the widest. */
+static inline int sgbt_isa(int want)
 {
     int best = sgbt_isa_best();
-    return sgbt_isa_force >= SGBT_PORTABLE && sgbt_isa_force <= best ? sgbt_isa_force : best;
+    return want >= SGBT_PORTABLE && want <= best ? want : best;
 }
 static inline const char *sgbt_isa_name(int isa)
 {
@@ -273,13 +277,12 @@ static inline const char *sgbt_isa_name(int isa)
 /* The driver: cpu_blocked's (sgb_run_*), with the block of the chosen instance. */
 #define SGBT_DEFINE(T, SUF)                                                                             \
     static inline int sgbt_run_##SUF(const T *src, T *dst, long long G, long long N, const void *sg, int kind, \
-                                     int inverse, int threads, int lanes)                              \
+                                     int inverse, int threads, int lanes, int want_isa)                \
     {                                                                                                  \
-        int V = lanes > 0 ? lanes : (int)(SGB_LINE_BYTES / sizeof(T)), fail = 0, isa = sgbt_isa();     \
-        int nt = (double)G * N * sizeof(T) >= SGB_STREAM_MIN; /* streaming stores beyond the cache */  \
+        int V = lanes > 0 ? lanes : (int)(SGB_LINE_BYTES / sizeof(T)), fail = 0, isa = sgbt_isa(want_isa); \
+        int nt = sgbt_streams(G, N, sizeof(T)); /* streaming stores beyond the cache */               \
         void (*block)(T *, const T *, T *, long long, const void *, int, int, int, int, int) = SGBT_PICK(SUF, isa); \
         long long blocks = (G + V - 1) / V;                                                            \
-        sgbt_last_nt = nt;                                                                             \
         if (threads < 1) threads = 1;                                                                  \
         _Pragma("omp parallel num_threads(threads) reduction(| : fail)")                               \
         {                                                                                              \
@@ -299,15 +302,15 @@ static inline const char *sgbt_isa_name(int isa)
     }                                                                                                  \
     /* G sparse grids (or full grids in subspace order, sgs_init_full) src -> dst. */                  \
     static inline int sgs_cpu_blocked_tr_##SUF(const T *src, T *dst, long long G, const sgs_grid *g, int inverse, \
-                                               int threads, int lanes)                                 \
+                                               int threads, int lanes, int isa)                        \
     {                                                                                                  \
-        return sgbt_run_##SUF(src, dst, G, g->npts, g, 0, inverse, threads, lanes);                    \
+        return sgbt_run_##SUF(src, dst, G, g->npts, g, 0, inverse, threads, lanes, isa);               \
     }                                                                                                  \
     /* nt full-grid tiles (plain layout, dimension 0 fastest) src -> dst. */                           \
     static inline int sg_cpu_blocked_tr_##SUF(const T *src, T *dst, long long nt, const sg_geom *g, int inverse, \
-                                              int threads, int lanes)                                  \
+                                              int threads, int lanes, int isa)                         \
     {                                                                                                  \
-        return sgbt_run_##SUF(src, dst, nt, g->size, g, 1, inverse, threads, lanes);                   \
+        return sgbt_run_##SUF(src, dst, nt, g->size, g, 1, inverse, threads, lanes, isa);              \
     }
 
 SGBT_DEFINE(float, f)

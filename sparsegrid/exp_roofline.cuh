@@ -56,19 +56,19 @@ static void sg_cpu_blocked_t(const double *s, double *d, long long nt, const sg_
 }
 static void sgs_cpu_blocked_tr_t(const float *s, float *d, long long G, const sgs_grid *g, int inv, int th)
 {
-    if (sgs_cpu_blocked_tr_f(s, d, G, g, inv, th, 0)) DIE("out of host memory");
+    if (sgs_cpu_blocked_tr_f(s, d, G, g, inv, th, 0, 0)) DIE("out of host memory");
 }
 static void sgs_cpu_blocked_tr_t(const double *s, double *d, long long G, const sgs_grid *g, int inv, int th)
 {
-    if (sgs_cpu_blocked_tr_d(s, d, G, g, inv, th, 0)) DIE("out of host memory");
+    if (sgs_cpu_blocked_tr_d(s, d, G, g, inv, th, 0, 0)) DIE("out of host memory");
 }
 static void sg_cpu_blocked_tr_t(const float *s, float *d, long long nt, const sg_geom *g, int inv, int th)
 {
-    if (sg_cpu_blocked_tr_f(s, d, nt, g, inv, th, 0)) DIE("out of host memory");
+    if (sg_cpu_blocked_tr_f(s, d, nt, g, inv, th, 0, 0)) DIE("out of host memory");
 }
 static void sg_cpu_blocked_tr_t(const double *s, double *d, long long nt, const sg_geom *g, int inv, int th)
 {
-    if (sg_cpu_blocked_tr_d(s, d, nt, g, inv, th, 0)) DIE("out of host memory");
+    if (sg_cpu_blocked_tr_d(s, d, nt, g, inv, th, 0, 0)) DIE("out of host memory");
 }
 static void sg_cpu_tuned_t(const float *s, float *d, long long nt, const sg_geom *g, int inv, int th)
 {
@@ -278,7 +278,7 @@ static int exp_cpu_roofline(void *opts)
                  triad, triad_n, triad_n * 8 >> 20, o->threads);
     datfile_meta(&d, "cpu", "%s; cpu_blocked: %d floats / %d doubles interleaved per block (cpu_blocked.h); "
                  "cpu_blocked_t: the same, gather/scatter by vector transposes, %s (cpu_blocked_t.h)", sg_cpu_isa(),
-                 SGB_LINE_BYTES / 4, SGB_LINE_BYTES / 8, sgbt_isa_name(sgbt_isa()));
+                 SGB_LINE_BYTES / 4, SGB_LINE_BYTES / 8, sgbt_isa_name(sgbt_isa(0)));
     datfile_meta(&d, "columns", "layout: sparse (regular sparse grid with boundary of level `level`, subspace order), plain "
                  "(the full-grid tile, dimension 0 fastest), subspace (the same tile in subspace order); bytes_moved = 2 * "
                  "grids * points * elem (read + write once; write-allocate not counted, as in the triad); gbs = "

@@ -65,15 +65,14 @@ static int batch_sizes(int V, long long *G)
         memset(out, 0xFF, sizeof(T) * (size_t)(G * N + GUARD)); /* NaN: unwritten values fail */       \
         if (in_place) memcpy(out, in, sizeof(T) * (size_t)(G * N));                                    \
         const T *src = in_place ? out : in;                                                            \
-        sgbt_isa_force = tr;                                                                           \
-        int rc = tr ? (kind ? sg_cpu_blocked_tr_##SUF(src, out, G, (const sg_geom *)sg, inverse, threads, lanes) \
-                            : sgs_cpu_blocked_tr_##SUF(src, out, G, (const sgs_grid *)sg, inverse, threads, lanes)) \
+        int rc = tr ? (kind ? sg_cpu_blocked_tr_##SUF(src, out, G, (const sg_geom *)sg, inverse, threads, lanes, tr) \
+                            : sgs_cpu_blocked_tr_##SUF(src, out, G, (const sgs_grid *)sg, inverse, threads, lanes, tr)) \
                : kind ? sg_cpu_blocked_##SUF(src, out, G, (const sg_geom *)sg, inverse, threads, lanes) \
                       : sgs_cpu_blocked_##SUF(src, out, G, (const sgs_grid *)sg, inverse, threads, lanes); \
         long long bad = rc != 0;                                                                       \
         if (tr) { /* the store path: streaming from SGB_STREAM_MIN bytes on, plain below */            \
             int nt_want = (double)G * N * sizeof(T) >= SGB_STREAM_MIN;                                 \
-            bad += sgbt_last_nt != nt_want;                                                            \
+            bad += sgbt_streams(G, N, sizeof(T)) != nt_want;                                           \
             paths[nt_want]++;                                                                          \
         }                                                                                              \
         if (memcmp(out, want, sizeof(T) * (size_t)(G * N))) /* bitwise */                              \
@@ -99,7 +98,6 @@ static int batch_sizes(int V, long long *G)
                                  sgbt_isa_name(tr), b0, b1, sh);                                       \
             bad += b0 + b1;                                                                            \
         }                                                                                              \
-        sgbt_isa_force = 0;                                                                            \
         return bad;                                                                                    \
     }                                                                                                  \
     /* Random data for G grids of N points (uniform in [-1, 1), not dyadic: every rounding shows). */  \
