@@ -43,6 +43,12 @@
 #ifndef SGB_STREAM_MIN /* (a test sets its own, to run both paths at small sizes) */
 #define SGB_STREAM_MIN (8.0 * 1024 * 1024)
 #endif
+/* The store path of a batch of G grids of N values of elem bytes: streaming stores from
+ * SGB_STREAM_MIN bytes on (the batch would not stay in the cache), plain stores below. */
+static inline int sgb_streams(long long G, long long N, size_t elem)
+{
+    return (double)G * N * elem >= SGB_STREAM_MIN;
+}
 #if defined(__x86_64__) && defined(__SSE2__)
 #include <emmintrin.h>
 static inline void sgb_stream_f(float *p, float v)
@@ -163,14 +169,15 @@ static inline void sgb_fence(void) {}
             sgb_block_v_##SUF(buf, src, dst, N, sg, kind, inverse, (int)(SGB_LINE_BYTES / sizeof(T)), nv, nt); \
         else sgb_block_v_##SUF(buf, src, dst, N, sg, kind, inverse, V, nv, nt);                        \
     }                                                                                                  \
-    /* The driver: G grids of N points src -> dst, OpenMP over blocks of V; kind 0 sparse (sg: an     \
-     * sgs_grid), 1 full (sg: an sg_geom).  lanes 0: SGB_LINE_BYTES / sizeof(T).  0, or -1 when out    \
-     * of memory. */                                                                                   \
-    static inline int sgb_run_##SUF(const T *src, T *dst, long long G, long long N, const void *sg, int kind, \
-                                    int inverse, int threads, int lanes)                               \
+    /* The driver: G grids of N points src -> dst, OpenMP over blocks of V, each block by `block`     \
+     * (sgb_block_*, or cpu_blocked_t.h's); kind 0 sparse (sg: an sgs_grid), 1 full (sg: an sg_geom).  \
+     * lanes 0: SGB_LINE_BYTES / sizeof(T).  0, or -1 when out of memory. */                           \
+    typedef void (*sgb_block_fn_##SUF)(T *, const T *, T *, long long, const void *, int, int, int, int, int); \
+    static inline int sgb_drive_##SUF(const T *src, T *dst, long long G, long long N, const void *sg, int kind, \
+                                      int inverse, int threads, int lanes, sgb_block_fn_##SUF block)   \
     {                                                                                                  \
         int V = lanes > 0 ? lanes : (int)(SGB_LINE_BYTES / sizeof(T)), fail = 0;                       \
-        int nt = (double)G * N * sizeof(T) >= SGB_STREAM_MIN; /* streaming stores beyond the cache */  \
+        int nt = sgb_streams(G, N, sizeof(T));                                                         \
         long long blocks = (G + V - 1) / V;                                                            \
         if (threads < 1) threads = 1;                                                                  \
         _Pragma("omp parallel num_threads(threads) reduction(| : fail)")                               \
@@ -181,13 +188,18 @@ static inline void sgb_fence(void) {}
                 _Pragma("omp for schedule(static)")                                                    \
                 for (long long b = 0; b < blocks; b++) {                                               \
                     int nv = G - b * V < V ? (int)(G - b * V) : V;                                     \
-                    sgb_block_##SUF(buf, src + b * V * N, dst + b * V * N, N, sg, kind, inverse, V, nv, nt); \
+                    block(buf, src + b * V * N, dst + b * V * N, N, sg, kind, inverse, V, nv, nt);     \
                 }                                                                                      \
                 sgb_fence(); /* the streaming stores are visible before the threads join */            \
             }                                                                                          \
             free(buf);                                                                                 \
         }                                                                                              \
         return fail ? -1 : 0;                                                                          \
+    }                                                                                                  \
+    static inline int sgb_run_##SUF(const T *src, T *dst, long long G, long long N, const void *sg, int kind, \
+                                    int inverse, int threads, int lanes)                               \
+    {                                                                                                  \
+        return sgb_drive_##SUF(src, dst, G, N, sg, kind, inverse, threads, lanes, sgb_block_##SUF);    \
     }                                                                                                  \
     /* G sparse grids (or full grids in subspace order, sgs_init_full) src -> dst. */                  \
     static inline int sgs_cpu_blocked_##SUF(const T *src, T *dst, long long G, const sgs_grid *g, int inverse, \

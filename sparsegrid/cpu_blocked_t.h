@@ -33,7 +33,7 @@
  * model (cpu_blocked.h), same threads, blocks, partial last block (unused lanes zero, never
  * written back), src == dst allowed (a block is read whole before it is written).
  * isa (last argument of the entry points): 0 the CPU's best, else one of SGBT_PORTABLE, SGBT_AVX2,
- * SGBT_AVX512 (the tests run each one the CPU has); sgbt_streams() is the store-path rule. */
+ * SGBT_AVX512 (the tests run each one the CPU has); the store path follows cpu_blocked.h's sgb_streams(). */
 #ifndef SPARSEGRID_CPU_BLOCKED_T_H
 #define SPARSEGRID_CPU_BLOCKED_T_H
 
@@ -41,12 +41,6 @@
 #include "cpu_blocked.h"
 
 enum { SGBT_PORTABLE = 1, SGBT_AVX2 = 2, SGBT_AVX512 = 3 };
-/* The store path of a batch of G grids of N values of elem bytes: streaming (non-temporal) stores
- * from SGB_STREAM_MIN bytes on (the batch does not stay in the cache), plain stores below. */
-static inline int sgbt_streams(long long G, long long N, size_t elem)
-{
-    return (double)G * N * elem >= SGB_STREAM_MIN;
-}
 
 /* ---- portable: W = 1 */
 #define SGBT_W 1
@@ -274,31 +268,12 @@ static inline const char *sgbt_isa_name(int isa)
 #define SGBT_PICK(SUF, isa) sgbt_block_##SUF##_port
 #endif
 
-/* The driver: cpu_blocked's (sgb_run_*), with the block of the chosen instance. */
+/* The driver: cpu_blocked's (sgb_drive_*), with the block of the chosen instance. */
 #define SGBT_DEFINE(T, SUF)                                                                             \
     static inline int sgbt_run_##SUF(const T *src, T *dst, long long G, long long N, const void *sg, int kind, \
                                      int inverse, int threads, int lanes, int want_isa)                \
     {                                                                                                  \
-        int V = lanes > 0 ? lanes : (int)(SGB_LINE_BYTES / sizeof(T)), fail = 0, isa = sgbt_isa(want_isa); \
-        int nt = sgbt_streams(G, N, sizeof(T)); /* streaming stores beyond the cache */               \
-        void (*block)(T *, const T *, T *, long long, const void *, int, int, int, int, int) = SGBT_PICK(SUF, isa); \
-        long long blocks = (G + V - 1) / V;                                                            \
-        if (threads < 1) threads = 1;                                                                  \
-        _Pragma("omp parallel num_threads(threads) reduction(| : fail)")                               \
-        {                                                                                              \
-            T *buf = (T *)aligned_alloc(64, (sizeof(T) * (size_t)(N * V) + 63) / 64 * 64);             \
-            if (!buf) fail = 1;                                                                        \
-            else {                                                                                     \
-                _Pragma("omp for schedule(static)")                                                    \
-                for (long long b = 0; b < blocks; b++) {                                               \
-                    int nv = G - b * V < V ? (int)(G - b * V) : V;                                     \
-                    block(buf, src + b * V * N, dst + b * V * N, N, sg, kind, inverse, V, nv, nt);     \
-                }                                                                                      \
-                sgb_fence(); /* the streaming stores are visible before the threads join */            \
-            }                                                                                          \
-            free(buf);                                                                                 \
-        }                                                                                              \
-        return fail ? -1 : 0;                                                                          \
+        return sgb_drive_##SUF(src, dst, G, N, sg, kind, inverse, threads, lanes, SGBT_PICK(SUF, sgbt_isa(want_isa))); \
     }                                                                                                  \
     /* G sparse grids (or full grids in subspace order, sgs_init_full) src -> dst. */                  \
     static inline int sgs_cpu_blocked_tr_##SUF(const T *src, T *dst, long long G, const sgs_grid *g, int inverse, \

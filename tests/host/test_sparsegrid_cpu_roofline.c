@@ -72,7 +72,7 @@ static int batch_sizes(int V, long long *G)
         long long bad = rc != 0;                                                                       \
         if (tr) { /* the store path: streaming from SGB_STREAM_MIN bytes on, plain below */            \
             int nt_want = (double)G * N * sizeof(T) >= SGB_STREAM_MIN;                                 \
-            bad += sgbt_streams(G, N, sizeof(T)) != nt_want;                                           \
+            bad += sgb_streams(G, N, sizeof(T)) != nt_want;                                            \
             paths[nt_want]++;                                                                          \
         }                                                                                              \
         if (memcmp(out, want, sizeof(T) * (size_t)(G * N))) /* bitwise */                              \
