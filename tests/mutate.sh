@@ -85,15 +85,15 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-# ---- the private copy (reference data and plots are not needed, but for results-ref/peers/: the
-# raw side-by-side runs that the tests of the awk tools, peers_dat.awk and peers_ncu.awk, read; and
-# sparsegrid/results-ref/, which test_sparsegrid_cli.sh's sparse_best.awk checks read)
+# ---- the private copy: every tracked and untracked file but the rendered plots (plots/out/).  The
+# committed reference data (*/results-ref/, about 10 MB) come along: test_claims.sh checks every
+# README against them, the awk tools' tests read results-ref/peers/ and sparsegrid's; plots/ holds
+# render.sh and report.sh, whose mutants need them in the copy
 if [ $use_head -eq 1 ]; then
-  excl=(--exclude='plots/*')
-  for d in common simplex2d simplex3d fractals tensorcore hashmesh; do excl+=("--exclude=$d/results-ref/[!p]*"); done
+  excl=(--exclude='plots/out/*')
   git -C "$top" archive HEAD | tar -x -C "$tree" "${excl[@]}"
 else
-  (cd "$top" && git ls-files -z -co --exclude-standard | grep -zvP '^(?!sparsegrid/).*/results-ref/(?!peers/)|^plots/' |
+  (cd "$top" && git ls-files -z -co --exclude-standard | grep -zvP '^plots/out/' |
     tar --null -T - -cf -) | tar -x -C "$tree"
 fi
 cflags=$(make -s -C "$tree/tests" host-flags)

@@ -195,6 +195,30 @@ fails 'On the H200, bb takes 8.0 ms <!-- claim: h100/t.dat median_ms n=2048 map=
 fails 'bb takes 8.0 ms <!-- claim: h100/t.dat median_ms n=2048 map=bb --> on the H200.' 'names H200 but d/results-ref/h100/t\.dat was measured on H100'
 fails '| H200 | 8.0 <!-- claim: h200.dat median_ms n=2048 map=bb --> | 8.0 <!-- claim: h100/t.dat median_ms n=2048 map=bb --> |' 'names H200 but d/results-ref/h100/t\.dat'
 fails 'H200: lam is 1.60x <!-- claim: h200.dat median_ms n=2048 map=bb / h100/t.dat map=lam --> faster.' 'names H200 but d/results-ref/h100/t\.dat'
+# GH200 is not H200: a model named inside another one's name does not count
+sed 's/^# gpu: .*/# gpu: NVIDIA GH200 480GB (sm_90)/' "$tmp/s/d/results-ref/t.dat" >"$tmp/s/d/results-ref/gh200.dat"
+fails 'On the GH200, bb takes 8.0 ms <!-- claim: h200.dat median_ms n=2048 map=bb -->.' 'names GH200 but d/results-ref/h200\.dat was measured on H200'
+pass 'On the GH200, bb takes 8.0 ms <!-- claim: gh200.dat median_ms n=2048 map=bb -->.'
+# the context is the claim's own sentence: a GPU named in the sentence before it does not count
+pass 'The H100 runs are in NOTES. Here bb takes 8.0 ms <!-- claim: h200.dat median_ms n=2048 map=bb -->.'
+pass 'The H100 runs are elsewhere; bb takes 8.0 ms <!-- claim: h200.dat median_ms n=2048 map=bb -->.'
+# a range written 'a to b'
+pass 'range 1.28 to 2.00 <!-- claim: range t.dat speedup_x map=lam -->'
+fails 'range 1.28 to 1.90 <!-- claim: range t.dat speedup_x map=lam -->' 'claimed 1\.28–1\.90, recomputed 1\.28–2\.00'
+# a value claim that selects two rows (not only three) is refused
+fails 'lam 1.6 <!-- claim: t.dat speedup_x map=lam n>=2048 -->' 'selects 2 rows of t\.dat \(one is needed'
+# a column expression with a token left over is refused, not read up to it
+fails 'bb 8.0 <!-- claim: t.dat median_ms)*2 n=2048 map=bb -->' "unexpected '\)' in column expression"
+# a second term's file without a column that the first term's conditions name: those
+# conditions are dropped there (o.dat has no 'map')
+printf '# gpu: none (test)\nn ref_ms\n2048 4.0\n4096 16.0\n' >"$tmp/s/d/results-ref/o.dat"
+pass 'bb is 2.0x the reference <!-- claim: t.dat median_ms n=2048 map=bb / o.dat ref_ms -->'
+# a generated table: a README table with a line fewer than the data give is out of date
+fails "${tbl}| n | bb | lam |
+|---|---|---|
+| 1024 | 2.0 | 1.00 (2.00) |
+| 2048 | 8.0 | 5.00 (1.60) |
+<!-- end table -->" "generated table out of date \(make readme-tables\): README lacks a line, the data give '\| 4096 \| 32\.0 \| 25\.00 \(1\.28\) \|'"
 # code blocks are not prose and not claims
 pass $'```\nx 1.5 <!-- claim: t.dat median_ms n=1 -->\n```'
 
@@ -222,6 +246,9 @@ mk sub/derived_ok.dat "# gpu: NVIDIA H100
 # derived: by p/spread.sh from 2 runs: results-ref/good.dat results-ref/host.dat"
 mk sub/derived_bad.dat "# gpu: NVIDIA H100
 # derived: by p/spread.sh from 2 runs: results-ref/good.dat results-ref/dirty.dat"
+mk sub/derived_dirty.dat "# git: $rev-dirty
+# gpu: NVIDIA H100
+# derived: by p/spread.sh from 2 runs: results-ref/good.dat results-ref/host.dat"
 # measured on a side branch at S, committed on the main line at C before S was merged: S is
 # in the history of HEAD but not an ancestor of C
 gc() { git -C "$g" -c user.name=t -c user.email=t@t "$@"; }
@@ -238,15 +265,16 @@ for want in 'p/results-ref/dirty.dat: measured from a tree with uncommitted chan
             'p/results-ref/nogit.dat: no "# git:" line' \
             'p/results-ref/nogpu.dat: no "# gpu:" line' \
             'p/results-ref/sub/derived_bad.dat: derived from p/results-ref/dirty.dat: measured from a tree' \
+            'p/results-ref/sub/derived_dirty.dat: measured from a tree with uncommitted changes' \
             "p/results-ref/late.dat: revision $srev is not an ancestor of [0-9a-f]{12}, the commit that added the file" \
-            '10 data files, 3 pass, 7 failed, 0 listed'; do
+            '11 data files, 3 pass, 8 failed, 0 listed'; do
   printf '%s\n' "$o" | grep -Eq -- "$want" || cli_fail "provenance: no line matching '$want' in: $o"
 done
 printf '%s\n' "$o" | grep -Eq 'good.dat|host.dat|derived_ok.dat' && cli_fail "provenance: a good file is reported: $o"
 mkdir -p "$g/tests/claims"
 printf '%s\n' '# the list' 'p/results-ref/dirty.dat  measured dirty; re-measure' 'p/results-ref/edited.dat edited' \
   'p/results-ref/unknown.dat x' 'p/results-ref/nogit.dat x' 'p/results-ref/nogpu.dat x' 'p/results-ref/sub/derived_bad.dat x' \
-  'p/results-ref/late.dat x' 'p/results-ref/good.dat fixed meanwhile' >"$g/tests/claims/remeasure.txt"
+  'p/results-ref/late.dat x' 'p/results-ref/sub/derived_dirty.dat x' 'p/results-ref/good.dat fixed meanwhile' >"$g/tests/claims/remeasure.txt"
 o=$(sh "$chk" --root "$g" 2>&1) || cli_fail "provenance: listed files still fail: $o"
 printf '%s\n' "$o" | grep -q 'warning: p/results-ref/dirty.dat: measured from a tree with uncommitted changes .* \[remeasure.txt: measured dirty; re-measure\]' ||
   cli_fail "provenance: a listed file is not a warning with its reason: $o"

@@ -74,6 +74,9 @@ mk -C $s -o all run DIRS=fractals >$cli_tmp/top.out 2>&1 || cli_fail "make run D
 grep -Eq '^\[3/3\] fractals results/fractals_layout.dat \.\.\.' $cli_tmp/top.out || cli_fail "top level: no '[3/3] fractals ...' line"
 [ "$(grep -c 'GPU data files skipped' $cli_tmp/top.out)" -eq 2 ] || cli_fail "top level: want one skip line for common and one for fractals"
 tail -n 1 $cli_tmp/top.out | grep -q '^make run: done.*make plots' || cli_fail "top level ends with: $(tail -n 1 $cli_tmp/top.out)"
+# its first line counts each directory's make run-list: 3 host-only files, 1 + 8 GPU ones skipped
+grep -q "^make run: $why.*: the 3 host-only data files of 2 directories; the 9 GPU ones are skipped$" $cli_tmp/top.out ||
+  cli_fail "top level: no line counting 3 host-only and 9 GPU files: $(head -n 3 $cli_tmp/top.out)"
 for f in $host; do [ -s $s/fractals/results/$f ] || cli_fail "top level did not write results/$f"; done
 
 # ---- render.sh: results/ where complete, else results-ref/, else MISSING

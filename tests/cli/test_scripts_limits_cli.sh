@@ -66,6 +66,13 @@ o=$(render DATA=ref); rc=$?
 [ $rc -eq 1 ] && printf '%s\n' "$o" | grep -q '^plots: no data in \*/results-ref/ (make run makes it' || cli_fail "render DATA=ref: exit $rc: $o"
 o=$(render DATA=results); rc=$?
 [ $rc -eq 1 ] && printf '%s\n' "$o" | grep -q '^plots: no data in \*/results/ (make run makes it' || cli_fail "render DATA=results: exit $rc: $o"
+# DIRS names whole directories: 'dd_', a prefix of the script names plots/dd_*.gp, is none: refused
+echo '# inputs: dd_b.dat' >"$s/plots/dd_b.gp"
+o=$( (cd "$s" && DATA=ref DIRS=dd_ bash plots/render.sh) 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s\n' "$o" | grep -q '^error: DIRS=dd_: no plot scripts plots/dd__\*\.gp' || cli_fail "render DIRS=dd_ (no such directory): exit $rc: $o"
+o=$( (cd "$s" && DATA=ref DIRS=dd bash plots/render.sh) 2>&1); rc=$?
+[ $rc -eq 1 ] && printf '%s\n' "$o" | grep -q '^plots: no data in \*/results-ref/' || cli_fail "render DIRS=dd: exit $rc: $o"
+rm -f "$s/plots/dd_b.gp"
 
 # ---- tests/claims/check.sh: the default list of files, usage errors
 s=$t/c
