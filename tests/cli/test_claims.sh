@@ -208,7 +208,7 @@ fails 'range 1.28 to 1.90 <!-- claim: range t.dat speedup_x map=lam -->' 'claime
 # a value claim that selects two rows (not only three) is refused
 fails 'lam 1.6 <!-- claim: t.dat speedup_x map=lam n>=2048 -->' 'selects 2 rows of t\.dat \(one is needed'
 # a column expression with a token left over is refused, not read up to it
-fails 'bb 8.0 <!-- claim: t.dat median_ms)*2 n=2048 map=bb -->' "unexpected '\)' in column expression"
+fails 'bb 8.0 <!-- claim: t.dat (median_ms)) n=2048 map=bb -->' "unexpected '\)' in column expression"
 # a second term's file without a column that the first term's conditions name: those
 # conditions are dropped there (o.dat has no 'map')
 printf '# gpu: none (test)\nn ref_ms\n2048 4.0\n4096 16.0\n' >"$tmp/s/d/results-ref/o.dat"
