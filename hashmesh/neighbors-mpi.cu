@@ -522,6 +522,7 @@ int main(int argc, char **argv)
         const char *ins[] = {in}, *base;
         fileio_check_size(in, max_mb * 1000000);
         fileio_check_out(out, ins, 1); /* neither FILE nor FILE.tmp may be MESH */
+        fileio_check_out(tmp, ins, 1); /* FILE.tmp, opened for writing later: no directory, FIFO or device */
         fileio_split(out, out_dir, sizeof out_dir, &base);
         co.out = out_dir; /* FILE's directory: checked writable already */
         dist_mute_end(mute);

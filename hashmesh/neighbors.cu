@@ -12,7 +12,8 @@
  * Bad input (malformed line, cell outside the domain, overlapping cells, a hole, a hash
  * table too large, a file over --max-mb, a line over 4095 bytes, binary data such as
  * /dev/zero): one line naming the line number, exit 2, FILE not created.  FILE must not be
- * MESH (also not through ./, a symlink or a hard link), a directory or a device, and its
+ * MESH (also not through ./, a symlink or a hard link), a directory or a device, nor may an
+ * existing FILE.tmp be one (a FIFO there would block the write forever), and its
  * directory must be writable (common/fileio.h), all checked before anything is read.  The
  * output is written to FILE.tmp and renamed, so FILE never exists half-written.
  * --backend=cpu needs no GPU; --backend=gpu exits 77 (SKIP) when there is none. */
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
     const char *ins[] = {in};
     fileio_check_size(in, max_mb * 1000000);
     fileio_check_out(out, ins, 1); /* neither FILE nor FILE.tmp may be MESH */
+    fileio_check_out(tmp, ins, 1); /* FILE.tmp, opened for writing later: no directory, FIFO or device */
     int gpu = !strcmp(backend, "gpu");
     if (gpu) device_require(device, 7, 5);
 
