@@ -25,8 +25,8 @@ not_regular() {
   local name=$1 kind=$2 o=$tmp/o_$1_$2.txt out rc
   shift 2
   if [ "$kind" = fifo ]; then mkfifo "$o.tmp"; else mkdir "$o.tmp"; fi
-  out=$(timeout 60 "$@" --out="$o" 2>&1); rc=$?
-  [ $rc -eq 124 ] && cli_fail "$name, FILE.tmp a $kind: hung (killed after 60 s)"
+  out=$(timeout 30 "$@" --out="$o" 2>&1); rc=$?
+  [ $rc -eq 124 ] && cli_fail "$name, FILE.tmp a $kind: hung (killed after 30 s)"
   [ $rc -eq 2 ] || cli_fail "$name, FILE.tmp a $kind: exit $rc, want 2: $out"
   [ "$(printf '%s\n' "$out" | grep -c .)" -eq 1 ] && grep -q "^error: .*$o\.tmp" <<<"$out" ||
     cli_fail "$name, FILE.tmp a $kind: want one error line naming $o.tmp, got: $out"
