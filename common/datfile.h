@@ -160,6 +160,9 @@ static inline void datfile_open(datfile *d, const char *dir, const char *name, c
     char why[1200];
     if (datfile_check_target(dir, name, why, sizeof why)) DIE_USAGE("%s", why);
     snprintf(d->tmp, sizeof d->tmp, "%s.tmp", d->path);
+    struct stat st; /* a leftover .tmp is replaced only when it is a plain file (fileio_check_out) */
+    if (lstat(d->tmp, &st) == 0 && !S_ISREG(st.st_mode))
+        DIE_USAGE("cannot write %s: %s exists and is not a regular file (remove it)", d->path, d->tmp);
     datfile_track(d->tmp, 1); /* before the file exists: a refusal here (too many open) leaves none */
     d->f = fopen(d->tmp, "w");
     if (!d->f) {

@@ -6,7 +6,8 @@
  *                                   also through ./, ../, symlinks and hard links; a not yet
  *                                   existing output whose resolved directory + name equals an
  *                                   input's), nor may out.tmp (the house convention writes
- *                                   out.tmp, then renames it), must not be an existing directory
+ *                                   out.tmp, then renames it; a leftover out.tmp must be a
+ *                                   regular file, not a link, FIFO or directory), must not be an existing directory
  *                                   or device, nor an existing file this process may not write
  *                                   (read-only; for root, immutable), and its directory must
  *                                   exist and be writable;
@@ -108,6 +109,11 @@ static inline void fileio_check_out(const char *out_path, const char *const *in_
     if (fileio_is_input(tmp, in_paths, n_in, &in))
         DIE_USAGE("output %s would be written as %s, the input %s (refused: it would overwrite the input)", out_path,
                   tmp, in);
+    /* a leftover out.tmp is replaced only when it is a plain file: through a symbolic link the
+     * write would truncate the file it points to, on a FIFO it would wait forever */
+    struct stat st;
+    if (lstat(tmp, &st) == 0 && !S_ISREG(st.st_mode))
+        DIE_USAGE("cannot write %s: %s exists and is not a regular file (remove it)", out_path, tmp);
     char dir[PATH_MAX];
     const char *base;
     fileio_split(out_path, dir, sizeof dir, &base);

@@ -22,7 +22,10 @@
  *  - args.h: the --help text (defaults, the power-of-two note, choices), the one-line error
  *    with the program's name, flag spellings, the command line cut at its buffer;
  *  - host.h: host_triad_gbs refuses no elements or no timed pass (exit 2) and checks a small
- *    triad; host_describe is one line naming the logical CPUs and OpenMP threads. */
+ *    triad; host_describe is one line naming the logical CPUs and OpenMP threads;
+ *  - a leftover .dat.tmp: replaced when a plain file, refused (exit 2) as a symbolic link (the
+ *    file it points to keeps its bytes), a FIFO (no hang) or a directory. */
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -137,6 +140,45 @@ static void open_fails(const void *arg)
     (void)arg;
     datfile d;
     datfile_open(&d, g_dir, "isdir.dat", &g_meta);
+}
+
+/* datfile_open of tmp_kind.dat, then a commit: the child returns (42) or is refused (2) */
+static void open_commit(const void *arg)
+{
+    (void)arg;
+    alarm(10); /* a write that waits on a FIFO ends the child by SIGALRM: a failure, not a hang */
+    datfile d;
+    datfile_open(&d, g_dir, "tmp_kind.dat", &g_meta);
+    datfile_columns(&d, "x");
+    datfile_row(&d, "1");
+    datfile_commit(&d);
+}
+
+/* A leftover .dat.tmp: replaced when a plain file; a symbolic link (the write would truncate
+ * the file it points to), a FIFO (fopen would wait forever) or a directory is refused, exit 2,
+ * and the linked file keeps its bytes. */
+static void test_tmp_kinds(void)
+{
+    char tmp[300], victim[300], got[16] = "";
+    path_of(tmp, sizeof tmp, "tmp_kind.dat.tmp");
+    path_of(victim, sizeof victim, "victim.txt");
+    FILE *f = fopen(victim, "w");
+    T_CHECK(f && fputs("keep", f) >= 0 && fclose(f) == 0);
+    f = fopen(tmp, "w");
+    T_CHECK(f && fclose(f) == 0);
+    T_EQ_INT(in_child(open_commit, NULL, NULL), 42);
+    T_CHECK(symlink(victim, tmp) == 0);
+    T_EQ_INT(in_child(open_commit, NULL, NULL), 2);
+    unlink(tmp);
+    T_CHECK(mkfifo(tmp, 0600) == 0);
+    T_EQ_INT(in_child(open_commit, NULL, NULL), 2);
+    unlink(tmp);
+    T_CHECK(mkdir(tmp, 0700) == 0);
+    T_EQ_INT(in_child(open_commit, NULL, NULL), 2);
+    rmdir(tmp);
+    f = fopen(victim, "r");
+    T_CHECK(f && fgets(got, sizeof got, f) && !strcmp(got, "keep"));
+    if (f) fclose(f);
 }
 
 static void test_slots(void)
@@ -635,6 +677,7 @@ int main(void)
     g_meta = dat_meta_of("prog", "none", 1, argv, "none (host test)", &c);
     test_commit_errors();
     test_slots();
+    test_tmp_kinds();
     test_path_limits();
     test_bench();
     test_runcase();

@@ -1,8 +1,10 @@
 /* test_common_fileio.c -- common/fileio.h: an output that is an input (by name, ./, ../,
- * symlink, hard link) or a directory/device is refused with exit 2, a fine output passes;
+ * symlink, hard link) or a directory/device is refused with exit 2, a fine output passes; a
+ * leftover out.tmp is replaced when a plain file and refused (exit 2) as a link, FIFO or directory;
  * inputs over the size bound or directories are refused; the line reader returns the lines
  * (CRLF, no final newline), and refuses over-long lines, NUL bytes and /dev/zero with exit 2
  * after a bounded read.  The refusals exit, so each runs in a child process. */
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../../common/testlib.h"
@@ -63,6 +65,30 @@ int main(void)
 
     /* the output guard */
     T_EQ_INT(child(OUT, out, in, 0), 42);     /* a new file beside the input */
+    { /* a leftover out.tmp: replaced when a plain file; a link to another file (the write would
+       * truncate it), a FIFO (the write would wait forever) or a directory is refused, exit 2 */
+        char tmp[300], victim[300];
+        snprintf(tmp, sizeof tmp, "%s.tmp", out);
+        snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+        write_file(victim, "keep", 4);
+        write_file(tmp, "old", 3);
+        T_EQ_INT(child(OUT, out, in, 0), 42);
+        unlink(tmp);
+        T_CHECK(symlink(victim, tmp) == 0);
+        T_EQ_INT(child(OUT, out, in, 0), 2);
+        unlink(tmp);
+        T_CHECK(mkfifo(tmp, 0600) == 0);
+        T_EQ_INT(child(OUT, out, in, 0), 2);
+        unlink(tmp);
+        T_CHECK(mkdir(tmp, 0700) == 0);
+        T_EQ_INT(child(OUT, out, in, 0), 2);
+        rmdir(tmp);
+        FILE *f = fopen(victim, "r");
+        char got[8] = "";
+        T_CHECK(f && fgets(got, sizeof got, f) && !strcmp(got, "keep"));
+        if (f) fclose(f);
+        unlink(victim);
+    }
     T_EQ_INT(child(OUT, in, in, 0), 2);       /* the input itself */
     T_EQ_INT(child(OUT, dot, in, 0), 2);      /* through ./ */
     T_EQ_INT(child(OUT, dotdot, in, 0), 2);   /* through ../ */
