@@ -6,11 +6,12 @@
 #    host files of all directories, one skip line for each directory that has GPU files (its
 #    counts and names) and none for the others; the summary lines;
 #  - a GPU (exit 0): every file, [1/6] .. [6/6] across the three directories in order;
-#  - HOST_ONLY=1: as without a GPU, the reason named;
+#  - HOST_ONLY=1: as without a GPU, the reason named; HOST_ONLY=0: the GPU path;
 #  - --check-device exiting 1 (a binary for another GPU): exit 1, its message, nothing made;
 #  - a target that fails: exit 1 at once, the files after it not made;
 #  - `dir` given RUNDATA_GPU=yes by the top level: no probe of its own, the GPU files made;
-#  - RESDIR=results-quick: the skip line points to make plots DATA=ref; no arguments: exit 2.
+#  - RESDIR=results-quick: the skip line points to make plots DATA=ref; `dir` alone with a GPU
+#    counts its host and GPU files; no arguments: exit 2.
 . "$(dirname "$0")/lib.sh"
 t=$cli_tmp
 mkdir -p $t/common $t/d1 $t/d2 $t/d3
@@ -91,6 +92,11 @@ top 0 FAKE_GPU=yes HOST_ONLY=1
 grep -q '^d1: HOST_ONLY=1: 2 host-only data files made; 1 GPU data files skipped' $t/err || cli_fail "HOST_ONLY=1: d1's line $(grep '^d1' $t/err)"
 grep -q '^probe$' $LOG && cli_fail "HOST_ONLY=1: the GPU was probed"
 
+# ---- HOST_ONLY=0 is not HOST_ONLY=1: the GPU path
+top 0 FAKE_GPU=yes HOST_ONLY=0
+[ "$(made)" = "d1/results/h1.dat d1/results/h2.dat d1/results/g1.dat d2/results/g2.dat d2/results/g3.dat d3/results/h3.dat " ] ||
+  cli_fail "HOST_ONLY=0: made '$(made)'"
+
 # ---- --check-device exits 1: stopped, nothing made
 top 1 FAKE_GPU=arch
 [ -z "$(made)" ] || cli_fail "check-device exit 1: made '$(made)'"
@@ -115,6 +121,11 @@ printf 'host: results/h1.dat results/h2.dat\ngpu: results/g1.dat\n' >$t/d1/list
 grep -qx 'd1: no GPU here (no CUDA device): 1 host-only data files made; 1 GPU data files skipped (their figures: make plots DATA=ref): g1.dat' $t/err ||
   cli_fail "dir mode, results-quick: $(grep '^d1' $t/err)"
 grep -qx '\[1/1\] d1 results/h1.dat ... (elapsed [0-9]* s)' $t/err || cli_fail "dir mode alone: progress $(head -n 1 $t/err)"
+
+# dir mode alone with a GPU: the count N is the host and the GPU files of the directory
+: >$LOG
+(cd $t/d1 && FAKE_GPU=yes "$RD" dir d1 "results/h1.dat" "results/g1.dat" 2>$t/err) || cli_fail "dir mode, GPU: exit $?"
+[ "$(progress)" = "[1/2] d1 results/h1.dat;[2/2] d1 results/g1.dat;" ] || cli_fail "dir mode alone, GPU: progress '$(progress)'"
 
 out=$("$RD" 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q '^usage: run-data.sh dir NAME' || cli_fail "no arguments: exit $rc ($out)"
