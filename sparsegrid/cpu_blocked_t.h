@@ -43,31 +43,13 @@
 enum { SGBT_PORTABLE = 1, SGBT_AVX2 = 2, SGBT_AVX512 = 3 };
 
 /* ---- portable: W = 1 */
-#define SGBT_W 1
-#define SGBT_ISA port
-#define SGBT_TARGET
-#define SGBT_LOADU(p) (*(p))
-#define SGBT_LOADA(p) (*(p))
-#define SGBT_STOREU(p, x) (*(p) = (x))
-#define SGBT_STOREA(p, x) (*(p) = (x))
-#define SGBT_ZERO() 0
-#define SGBT_TRANSPOSE(r) ((void)(r))
-#define SGBT_COMBINE(p, c, a) ((void)(p), (c))
+#include "cpu_blocked_t_port.h"
 #define SGBT_T float
 #define SGBT_SUF f
 #define SGBT_VEC float
 #define SGBT_STREAM(p, x) sgb_stream_f(p, x)
 #include "cpu_blocked_t_gs.h"
-#define SGBT_W 1
-#define SGBT_ISA port
-#define SGBT_TARGET
-#define SGBT_LOADU(p) (*(p))
-#define SGBT_LOADA(p) (*(p))
-#define SGBT_STOREU(p, x) (*(p) = (x))
-#define SGBT_STOREA(p, x) (*(p) = (x))
-#define SGBT_ZERO() 0
-#define SGBT_TRANSPOSE(r) ((void)(r))
-#define SGBT_COMBINE(p, c, a) ((void)(p), (c))
+#include "cpu_blocked_t_port.h"
 #define SGBT_T double
 #define SGBT_SUF d
 #define SGBT_VEC double
