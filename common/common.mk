@@ -5,12 +5,16 @@
 #   make DEBUG=1          device debug info (-G), no optimization, synchronize after launches
 #   make run [QUICK=1]    make every figure's data (QUICK: small sweeps -> results-quick/), one
 #                         progress line per file; without a GPU (or HOST_ONLY=1) only HOST_DATA
-#   make run-list         the data files of `make run`: a 'host:' line and a 'gpu:' line
+#   make run FULL=1       also LONG_DATA: the long sweeps beyond the paper's figures (QUICK=1
+#                         always makes them, small)
+#   make run-list         the data files of `make run`: a 'host:' line, a 'gpu:' line and a
+#                         'long:' line (LONG_DATA: made with FULL=1 or QUICK=1)
 #   make sanitize         compute-sanitizer memcheck + racecheck over each SANITIZE_RUNS entry
 #
 # A directory Makefile sets PROGRAMS (binaries built from <name>.cu) and SANITIZE_RUNS
 # (quoted command lines of small runs), includes this file, then its experiments.mk, which
-# lists its data files in HOST_DATA (no GPU needed) and GPU_DATA, one rule each.
+# lists its data files in HOST_DATA (no GPU needed), GPU_DATA and LONG_DATA (GPU files whose
+# full sweeps take long and go beyond a figure of the paper: only with FULL=1), one rule each.
 
 COMMON_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
@@ -24,6 +28,8 @@ EXTRA_NVCCFLAGS ?=
 DEBUG ?=
 # QUICK=1: small sweeps, few reps, output in results-quick/ (never overwrites results/).
 QUICK ?=
+# FULL=1: make run also makes LONG_DATA (and an experiments.mk may restore longer sweeps).
+FULL ?=
 # Revision recorded in every .dat file (override where there is no .git, e.g. GIT_REV=abc123).
 GIT_REV ?= $(shell git -C $(COMMON_DIR) describe --always --dirty 2>/dev/null || echo unknown)
 # The sanitizer used by `make sanitize`.
@@ -73,11 +79,14 @@ all: $(PROGRAMS)
 # common/bandwidth --check-device), one at a time with a progress line; HOST_ONLY=1 skips GPU_DATA.
 HOST_DATA ?=
 GPU_DATA ?=
+LONG_DATA ?=
 HOST_ONLY ?=
+# the GPU files `make run` makes: GPU_DATA, and LONG_DATA with FULL=1 or QUICK=1
+RUN_LONG = $(if $(filter 1,$(FULL) $(QUICK)),yes)
 run:
-	@MAKE='$(MAKE)' HOST_ONLY='$(HOST_ONLY)' RESDIR='$(RESDIR)' $(COMMON_DIR)/run-data.sh dir '$(notdir $(CURDIR))' '$(strip $(HOST_DATA))' '$(strip $(GPU_DATA))'
+	@MAKE='$(MAKE)' HOST_ONLY='$(HOST_ONLY)' RESDIR='$(RESDIR)' $(COMMON_DIR)/run-data.sh dir '$(notdir $(CURDIR))' '$(strip $(HOST_DATA))' '$(strip $(GPU_DATA) $(if $(RUN_LONG),$(LONG_DATA)))' '$(strip $(if $(RUN_LONG),,$(LONG_DATA)))'
 run-list:
-	$(info host: $(strip $(HOST_DATA)))$(info gpu: $(strip $(GPU_DATA)))@:
+	$(info host: $(strip $(HOST_DATA)))$(info gpu: $(strip $(GPU_DATA) $(if $(RUN_LONG),$(LONG_DATA))))$(info long: $(strip $(LONG_DATA)))@:
 
 %: %.cu $(HEADERS) $(FLAGSTAMP)
 	$(NVCC_BUILD) -o $@ $< $(LDLIBS)

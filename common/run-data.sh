@@ -2,7 +2,8 @@
 # common/run-data.sh -- what `make run` does (common/README.md, "Make"): make each data file
 # target in turn, one progress line per file on stderr, the GPU ones only where a GPU answers.
 #
-#   run-data.sh dir NAME 'HOST_DATA' 'GPU_DATA'   a directory's `make run` (rule in common.mk)
+#   run-data.sh dir NAME 'HOST_DATA' 'GPU_DATA' ['LEFT']   a directory's `make run` (common.mk);
+#                                                 LEFT: its LONG_DATA not made (no FULL=1)
 #   run-data.sh top DIR...                        the top-level `make run`: every DIR in turn
 #
 # HOST_DATA (no GPU needed) always runs; GPU_DATA only where `common/bandwidth --check-device`
@@ -38,6 +39,7 @@ dir)
   name=$2
   read -r -a host <<<"${3:-}"
   read -r -a gpu <<<"${4:-}"
+  read -r -a left <<<"${5:-}"
   [ -n "${RUNDATA_GPU:-}" ] || gpu_probe
   targets=("${host[@]}")
   [ "$RUNDATA_GPU" = yes ] && targets+=("${gpu[@]}")
@@ -54,6 +56,10 @@ dir)
     if [ "${RESDIR:-results}" = results-quick ]; then figs="make plots DATA=ref"
     else figs="make plots, from results-ref/, or make plots DATA=ref"; fi
     echo "$name: ${RUNDATA_WHY:-no GPU}: ${#host[@]} host-only data files made; ${#gpu[@]} GPU data files skipped (their figures: $figs): ${names% }" >&2
+  fi
+  if [ ${#left[@]} -gt 0 ]; then
+    names=$(printf '%s\n' "${left[@]}" | sed 's|^[^/]*/||' | tr '\n' ' ')
+    echo "$name: ${#left[@]} long GPU data files not made (make run FULL=1 makes them; their figures come from results-ref/): ${names% }" >&2
   fi
   ;;
 top)
@@ -93,6 +99,6 @@ top)
   fi
   ;;
 *)
-  echo "usage: run-data.sh dir NAME 'HOST_DATA' 'GPU_DATA' | top DIR..." >&2; exit 2;;
+  echo "usage: run-data.sh dir NAME 'HOST_DATA' 'GPU_DATA' ['LEFT'] | top DIR..." >&2; exit 2;;
 esac
 exit 0
