@@ -16,10 +16,12 @@ HOST_DATA := $(VOLUME_DATS) $(foreach m,$(LAYOUT_MAPS),$(RESDIR)/simplex3d_layou
 GPU_DATA := $(RESDIR)/simplex3d_speedup_dummy.dat $(RESDIR)/simplex3d_speedup_write.dat \
      $(RESDIR)/simplex3d_speedup_map.dat $(RESDIR)/simplex3d_speedup_empty.dat \
      $(RESDIR)/simplex3d_speedup_triplet.dat $(RESDIR)/simplex3d_speedup_write_perthread.dat \
-     $(RESDIR)/simplex3d_speedup_write_rho4.dat $(RESDIR)/simplex3d_speedup_write-coarse.dat \
-     $(RESDIR)/simplex3d_speedup_write_nlist.dat $(RESDIR)/simplex3d_speedup_write_rho2.dat \
-     $(RESDIR)/simplex3d_speedup_write-coarse_rho4.dat $(RESDIR)/simplex3d_speedup_dummy-coarse.dat \
-     $(RESDIR)/simplex3d_speedup_triplet-coarse.dat
+     $(RESDIR)/simplex3d_speedup_write-coarse.dat $(RESDIR)/simplex3d_speedup_write_rho2.dat \
+     $(RESDIR)/simplex3d_speedup_dummy-coarse.dat $(RESDIR)/simplex3d_speedup_triplet-coarse.dat
+# make run FULL=1 (or QUICK=1) also: the three longest sweeps, beyond the paper (about 66 s of
+# the full run's 147 s on one H200): rho = 4 blocks, the sizes around 2^k, write-coarse at rho = 4
+LONG_DATA := $(RESDIR)/simplex3d_speedup_write_rho4.dat $(RESDIR)/simplex3d_speedup_write_nlist.dat \
+     $(RESDIR)/simplex3d_speedup_write-coarse_rho4.dat
 
 # [NL] Fig. 7 / eq. 18-19 and [REC] sec. III.C: I vs n, each map, each kernel
 # (write-coarse, ours: the same maps, several map blocks per CUDA block, 16-byte stores)

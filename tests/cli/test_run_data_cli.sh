@@ -127,6 +127,23 @@ grep -qx '\[1/1\] d1 results/h1.dat ... (elapsed [0-9]* s)' $t/err || cli_fail "
 (cd $t/d1 && FAKE_GPU=yes "$RD" dir d1 "results/h1.dat" "results/g1.dat" 2>$t/err) || cli_fail "dir mode, GPU: exit $?"
 [ "$(progress)" = "[1/2] d1 results/h1.dat;[2/2] d1 results/g1.dat;" ] || cli_fail "dir mode alone, GPU: progress '$(progress)'"
 
+# dir mode with LONG_DATA left out (the 5th argument): not made, one line naming them, both with
+# and without a GPU; an empty 5th argument: no such line
+: >$LOG
+(cd $t/d1 && FAKE_GPU=yes "$RD" dir d1 "results/h1.dat" "results/g1.dat" "results/l1.dat results/r8/l2.dat" 2>$t/err) ||
+  cli_fail "dir mode, long files left: exit $?"
+[ "$(made)" = "d1/results/h1.dat d1/results/g1.dat " ] || cli_fail "dir mode, long files left: made '$(made)'"
+[ "$(progress)" = "[1/2] d1 results/h1.dat;[2/2] d1 results/g1.dat;" ] || cli_fail "dir mode, long files left: progress '$(progress)'"
+grep -qx 'd1: 2 long GPU data files not made (make run FULL=1 makes them; their figures come from results-ref/): l1.dat r8/l2.dat' $t/err ||
+  cli_fail "dir mode, long files left: $(grep '^d1' $t/err)"
+: >$LOG
+(cd $t/d1 && FAKE_GPU=none "$RD" dir d1 "results/h1.dat" "results/g1.dat" "results/l1.dat" 2>$t/err) ||
+  cli_fail "dir mode, no GPU, long file left: exit $?"
+[ "$(made)" = "d1/results/h1.dat " ] && grep -q '^d1: 1 long GPU data files not made' $t/err ||
+  cli_fail "dir mode, no GPU, long file left: made '$(made)', $(grep '^d1' $t/err)"
+(cd $t/d1 && FAKE_GPU=yes "$RD" dir d1 "results/h1.dat" "results/g1.dat" "" 2>$t/err) || cli_fail "dir mode, empty 5th: exit $?"
+grep -q 'long GPU data files' $t/err && cli_fail "dir mode, empty 5th argument: $(grep long $t/err)"
+
 out=$("$RD" 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s\n' "$out" | grep -q '^usage: run-data.sh dir NAME' || cli_fail "no arguments: exit $rc ($out)"
 cli_done
