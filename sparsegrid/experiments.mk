@@ -33,6 +33,26 @@ RUN_figx7_layout := --exp=layout
 # beyond the thesis: every CPU version (cpu_blocked.h: cache-blocked) against the host's triad, float and double (host only)
 RUN_figx9_cpu_roofline := --exp=cpu-roofline
 
+# The default `make run` shortens the longest sweeps, keeping every row a figure, a README
+# headline or a README table reads and every x range (d = 2..6, every batch size, every shape);
+# `make run FULL=1` runs the lines above unchanged (results-ref/), QUICK=1 is left as it is.
+ifneq ($(FULL),1)
+ifneq ($(QUICK),1)
+# 1 warm-up and 3 samples per row (FULL=1: 3 and 10)
+SHORT_REPS := --warmup=1 --reps=3
+# figx4: the figure's rows (copy, table, multi G=1 U=4, cpu_shift) and every k_sparse_pipe plan
+# (FULL=1 adds k_sparse computed offsets, the other k_sparse_multi and k_sparse_stream plans,
+# k_sparse_clu and cpu_tuned)
+SPARSE_IMPLS_SHORT := --sparse-impls=cpu_shift,gpu_sparse_table,gpu_sparse_multi_g1_u4,gpu_sparse_pipe
+RUN_figx1_bandwidth += $(SHORT_REPS)
+RUN_figx3_tune += $(SHORT_REPS)
+RUN_figx4_sparse_float += $(SPARSE_IMPLS_SHORT) $(SHORT_REPS)
+RUN_figx4_sparse_double += $(SPARSE_IMPLS_SHORT) $(SHORT_REPS)
+RUN_figx7_layout += $(SHORT_REPS)
+RUN_figx9_cpu_roofline += $(SHORT_REPS)
+endif
+endif
+
 $(RESDIR)/sparsegrid_%.dat: sparsegrid
 	$(if $(RUN_$*),,$(error $@: no run writes this file alone (experiments.mk: RUN_$*)))
 	./sparsegrid $(RUNFLAGS) $(RUN_$*) --out=$(RESDIR)
