@@ -64,7 +64,7 @@ static int exp_launch(void *opts)
     char err[256];
     if (!o->one) DIE_USAGE("--exp=launch needs one --fractal=NAME");
     if (o->r < 0) DIE_USAGE("--exp=launch needs --r=R");
-    if (!strcmp(o->map, "all")) DIE_USAGE("--exp=launch needs --map=bb|bb-skip|bb-block|lambda|lambda-thread");
+    if (!strcmp(o->map, "all") || !strcmp(o->map, "paper")) DIE_USAGE("--exp=launch needs --map=bb|bb-skip|bb-block|lambda|lambda-thread");
     uint32_t rho = o->rho ? (uint32_t)o->rho : (uint32_t)o->one->s;
     fractal_launch L;
     const fractal_map_kind kind = !strcmp(o->map, "bb")        ? FRACTAL_MAP_BB

@@ -200,7 +200,11 @@ static int exp_speedup(void *opts)
     F.max_cells = o->max_cells ? (uint64_t)o->max_cells : (F.work == FRACTAL_SW ? 1ull << 32 : 1ull << 30) >> (o->c.quick ? 8 : 0);
     fractals_map maps[MAP_COUNT] = {MAP_BB, MAP_BB_SKIP, MAP_BB_BLOCK, MAP_LAMBDA, MAP_LAMBDA_THREAD, MAP_LAMBDA_PAR};
     int nmaps = MAP_COUNT;
-    for (int m = 0; m < MAP_COUNT && strcmp(o->map, "all"); m++)
+    if (!strcmp(o->map, "paper")) { /* --map=paper: the paper's maps (bb, lambda, lambda-thread) */
+        maps[0] = MAP_BB, maps[1] = MAP_LAMBDA, maps[2] = MAP_LAMBDA_THREAD;
+        nmaps = 3;
+    }
+    for (int m = 0; m < MAP_COUNT && strcmp(o->map, "all") && strcmp(o->map, "paper"); m++)
         if (!strcmp(o->map, MAP_NAMES[m])) { /* --map=NAME: that map alone */
             maps[0] = (fractals_map)m;
             nmaps = 1;
