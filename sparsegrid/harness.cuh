@@ -219,6 +219,9 @@ static size_t job_check(void *p)
     job_io *io = (job_io *)p;
     if (io->place == ON_GPU)
         CHECK_CUDA(cudaMemcpy(io->h_out, io->d_out, io->n * io->elem, cudaMemcpyDeviceToHost));
+    /* bitwise equal as a whole: no wrong element (one memcmp, ~8x faster than verify_exact's one
+     * call per element on 256 MiB); otherwise verify_exact counts and prints them */
+    if (!memcmp(io->h_out, io->expect, io->n * io->elem)) return 0;
     return verify_exact(io->h_out, io->expect, io->n, io->elem, io->label);
 }
 
