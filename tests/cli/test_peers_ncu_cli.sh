@@ -80,7 +80,7 @@ for dat in */results-ref/peers/ncu_*/*_peers_ncu.dat; do
   done < <(grep -E '^[^#]' "$dat" | awk '$4 == "all"')
   grep -q '^# gpu: NVIDIA H200' "$dat" || cli_fail "$dat: not an H200 run"
 done
-[ "$n" -ge 2 ] || cli_fail "only $n committed ncu runs found (simplex2d and fractals)"
+[ "$n" -ge 3 ] || cli_fail "only $n committed ncu runs found (simplex2d, simplex3d and fractals)"
 
 # ---- 3. bad input
 refused() { # NAME ERE FILE... : exit 2, one line 'error: ...ERE' on stderr, nothing on stdout
