@@ -1,6 +1,7 @@
 # Top-level Makefile of the collection (common/README.md, "Make").
 #   make all          build common/bandwidth and every paper directory that exists
-#   make run          measure everything, one file at a time (no GPU or HOST_ONLY=1: host-only data)
+#   make run          every figure's data, one file at a time (no GPU or HOST_ONLY=1: host-only data;
+#                     FULL=1: also the long sweeps beyond the papers, and the results-ref/ commands)
 #   make quick        make run QUICK=1: small sweeps into <dir>/results-quick/
 #   make plots        render plots/<dir>_*.gp into plots/out/ (DATA=ref: committed data,
 #                     DATA=quick: results-quick/; default: results/, else results-ref/; TERM=png)
@@ -72,5 +73,5 @@ clean:
 	rm -rf plots/out
 
 help:
-	@sed -n '2,13p' Makefile | sed 's/^# //'
+	@sed -n '2,14p' Makefile | sed 's/^# //'
 	@echo "paper directories present: $(DIRS)"
