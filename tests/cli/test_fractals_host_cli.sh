@@ -9,7 +9,10 @@
 #    judged (sierpinski r = 7, n = 128, although candy at r = 7 would not fit);
 #  - shapes up to n = 1024 (sierpinski r = 10: 3^10 rows; r = 11 refused, no file);
 #  - ratio: --rho = 1 (s^0 of every s) and 32 accepted, 64 refused (rho <= 32), no file;
-#  - draw without --r: level 3; launch without --r: refused; launch without --rho: rho = s;
+#  - layout without options: Fig. 5's Sierpinski triangle (r = 6, rho = 8), Fig. 4's Vicsek and
+#    carpet (r = 3, rho = 3);
+#  - draw without --r: level 3; launch without --r, or with --map=paper or all: refused; launch
+#    without --rho: rho = s;
 #  - speedup (refusals before the GPU): Sierpinski r = 18 (n*n = 2^36) accepted, 19 refused;
 #    --rho = 32 accepted, 64 refused;
 #  - compact --exp=storage: --rmin = --rmax and the default --rmax (-1) accepted (77 with no
@@ -47,6 +50,9 @@ res=$(awk "$ORACLE"'
         if (length(nrow) != 6) bad++
         print bad + 0 }' "$tmp/h.txt" "$tmp/lay/fractals_layout.dat")
 [ "$res" = 0 ] || cli_fail "layout: $res rows differ from the oracle (place, block, cell)"
+# the default figures: Fig. 5's Sierpinski triangle at r = 6, rho = 8; Fig. 4's Vicsek and carpet at r = 3, rho = 3
+got=$(awk '!/^#/ && $1 != "fractal" { print $1, $2, $4 }' "$tmp/lay/fractals_layout.dat" | sort -u | tr '\n' ';')
+[ "$got" = "sierpinski-carpet 3 3;sierpinski-triangle 6 8;vicsek 3 3;" ] || cli_fail "layout defaults (fractal r rho): $got"
 
 # ---- draw: n = 243 drawn, 729 refused; only the selected fractal judged
 expect 0 $prog --exp=draw --fractal=vicsek --r=5 >"$tmp/d5.txt"
@@ -74,6 +80,10 @@ expect 2 $prog --exp=ratio --rho=64 --fractal=sierpinski-triangle --out="$tmp/r6
 # ---- draw's default level: 3; launch needs --r
 expect 0 $prog --exp=draw --fractal=sierpinski-carpet | head -1 | grep -qx 'sierpinski-carpet r=3 n=27 cells=512' || cli_fail "draw: default level not 3"
 expect 2 $prog --exp=launch --fractal=vicsek --map=bb | grep -q 'needs --r=R' || cli_fail "launch without --r not refused with its message"
+# launch runs one map: --map=paper and --map=all (several maps) refused with the one-map list
+for m in paper all; do
+  expect 2 $prog --exp=launch --fractal=vicsek --r=2 --map=$m | grep -q 'needs --map=bb|' || cli_fail "launch --map=$m not refused with its message"
+done
 
 # ---- launch: rho defaults to s
 expect 0 $prog --exp=launch --fractal=vicsek --map=lambda --r=2 | head -1 | grep -q ' n=9 rho=3 rb=1 grid=5x1 block=3x3 ' ||

@@ -97,6 +97,7 @@ tab tshort 'table2d 2 3 0 1 0 2\n0 1 2 3 4\n'       'tshort\.txt:3: 5 table valu
 tab tlong  'table2d 2 3 0 1 0 2\n0 1 2 3 4 5 6\n'   'tlong\.txt:2: more than NX \* NY = 6'
 tab tnx    'table2d 1 3 0 1 0 2\n0 1 2\n'           'tnx\.txt:1: NX and NY must be integers >= 2'
 tab taxis  'table2d 2 2 1 0 0 2\n0 1 2 3\n'         'taxis\.txt:1: the axes need X0 < X1'
+tab tyaxis 'table2d 2 2 0 1 2 2\n0 1 2 3\n'         'tyaxis\.txt:1: the axes need X0 < X1 and Y0 < Y1'
 qry qout   '0 0\n2 2\n'                             'qout\.txt:2: query \(2, 2\) outside the table'
 qry qbad   '0 0\n0.5\n'                             'qbad\.txt:2: malformed query line'
 bad zero '/dev/zero:1: NUL byte' --op=sort --in=/dev/zero

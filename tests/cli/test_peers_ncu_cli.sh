@@ -3,12 +3,13 @@
 # method, as one data file) and the committed runs it made, no GPU needed:
 #   1. a tiny fabricated run gives the table worked out by hand below (medians of odd and even
 #      counts, the first iteration dropped, processes in number order, a two-kernel iteration
-#      summed, a 'us' value, another metric and ncu's own lines not read);
+#      summed, a 'us' value, another metric and ncu's own lines not read; values with a decimal part);
 #   2. each committed .dat under */results-ref/peers/ncu_*/ is exactly what the script makes of
 #      the header.txt and the CSVs beside it (so no value of it was typed by hand), and its 'all'
 #      rows agree with the run's own summary.txt (4 decimals, computed on the GPU host by another
 #      script) and with the number of CSVs and launches;
-#   3. bad input: one error line on stderr, exit 2, nothing on stdout.
+#   3. bad input: one error line on stderr, exit 2, nothing on stdout (a side word with no CMP
+#      before it among them).
 # PEERS_NCU_AWK names another copy of the script (to check that this test catches a planted bug).
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,6 +55,16 @@ for l in '# git: abc1234' '# gpu: NVIDIA X1, 1.0, 10 MiB' '# date: 2000-01-01T00
          '# derived: by common/peers_ncu.awk from the run'"'"'s header and raw ncu CSVs, in this folder: header.txt t-ours.p2.csv t-ours.p1.csv t-gpumaps-v-w.p1.csv'; do
   printf '%s\n' "$out" | grep -qxF "$l" || cli_fail "the fabricated run: no line '$l'"
 done
+# values with a decimal part ('812.5', '1,262,208.5' ns: ncu prints them so for short kernels)
+{ echo "$hdr"
+  row 0 7 'k(int)' gpu__time_duration.sum ns '7,000'               # dropped
+  row 1 7 'k(int)' gpu__time_duration.sum ns '1,262,208.5'
+  row 2 7 'k(int)' gpu__time_duration.sum ns '812.5'; } >"$t/d-ours.p1.csv"
+want='cmp side variant process launches kernels median_ms min_ms max_ms
+d ours - 1 2 1 0.6315105 0.0008125 1.2622085
+d ours - all 2 1 0.6315105 0.0008125 1.2622085'
+got=$(expect 0 awk -f "$awkp" "$t/header.txt" "$t/d-ours.p1.csv" | grep -v '^#')
+[ "$got" = "$want" ] || { cli_fail "decimal ns values: not the hand-computed table"; diff <(echo "$want") <(echo "$got") | head -n 6; }
 
 # ---- 2. the committed runs
 n=0
@@ -100,6 +111,7 @@ sed 's/^ours: git .*/ours: git unknown/' "$t/header.txt" >"$b/norev.txt"; refuse
 refused twoheaders "two header files" "$t/header.txt" "$t/header.txt" "$b/x-ours.p1.csv"
 refused nocsv "no .csv file"      "$t/header.txt"
 good | csv x-theirs.p1.csv;   refused noside "is not CMP-ours"   "$t/header.txt" "$b/x-theirs.p1.csv"
+good | csv ours-x.p1.csv;      refused sidefirst "is not CMP-ours" "$t/header.txt" "$b/ours-x.p1.csv"
 good | csv x-ours-gpumaps.p1.csv; refused twosides "names two sides" "$t/header.txt" "$b/x-ours-gpumaps.p1.csv"
 good | csv x-ours.csv;        refused noproc "is not KEY.pP.csv"   "$t/header.txt" "$b/x-ours.csv"
 refused twice "given twice"      "$t/header.txt" "$b/x-ours.p1.csv" "$b/x-ours.p1.csv"

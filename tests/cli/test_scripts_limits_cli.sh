@@ -6,6 +6,9 @@
 #     with text but neither a `script.gp` span nor a dash is refused with its line;
 #   plots/render.sh: DATA=quick reads <dir>/results-quick/ (without data there: exit 1, the line
 #     naming */results-quick/ and 'make quick'), DATA=ref results-ref/, DATA=results results/;
+#     DATA unset (with a stand-in gnuplot): from results-ref/ naming what results/ lacks (the
+#     first file, '+N more' only for more than one), a figure missing everywhere: exit 0, and
+#     exit 1 under STRICT=1;
 #   tests/claims/check.sh: by default it reads README.md, every */README.md, every */NOTES.md
 #     and every README.md under */results-ref/ (one 'claims:' line each); an unknown option and
 #     a README that does not exist are exit 2 with one error line.
@@ -73,6 +76,31 @@ o=$( (cd "$s" && DATA=ref DIRS=dd_ bash plots/render.sh) 2>&1); rc=$?
 o=$( (cd "$s" && DATA=ref DIRS=dd bash plots/render.sh) 2>&1); rc=$?
 [ $rc -eq 1 ] && printf '%s\n' "$o" | grep -q '^plots: no data in \*/results-ref/' || cli_fail "render DIRS=dd: exit $rc: $o"
 rm -f "$s/plots/dd_b.gp"
+# DATA unset with a stand-in gnuplot (it writes the output file it is given): a figure whose one
+# input is only in results-ref/ comes from there ('lacks d_a.dat', no count of more files); one
+# with two inputs missing from results/ names the first '+1 more'; a figure whose data is
+# nowhere is MISSING: exit 0, and 1 under STRICT=1 (one such figure is enough)
+mkdir -p "$t/bin"
+cat >"$t/bin/gnuplot" <<'EOF'
+#!/bin/sh
+# gnuplot -e "datadir='D'; outfile='OUT'; term='T'; styledir='plots'" SCRIPT: writes OUT
+o=$(printf '%s\n' "$2" | sed -n "s/.*outfile='\([^']*\)'.*/\1/p")
+[ -n "$o" ] && : >"$o"
+EOF
+chmod +x "$t/bin/gnuplot"
+echo 'x' >"$s/d/results-ref/d_a.dat"
+echo '# inputs: d_b1.dat d_b2.dat' >"$s/plots/d_b.gp"
+echo 'x' >"$s/d/results-ref/d_b1.dat"; echo 'x' >"$s/d/results-ref/d_b2.dat"
+echo '# inputs: d_c.dat' >"$s/plots/d_c.gp"
+o=$(render PATH="$t/bin:$PATH"); rc=$?
+[ $rc -eq 0 ] || cli_fail "render, DATA unset, one figure missing: exit $rc: $o"
+[ -f "$s/plots/out/d_a.pdf" ] || cli_fail "render: the stand-in gnuplot wrote no plots/out/d_a.pdf"
+printf '%s\n' "$o" | grep -qx 'rendered plots/out/d_a.pdf from d/results-ref/ (d/results/ lacks d_a.dat)' || cli_fail "render: d_a not from results-ref/ lacking d_a.dat: $o"
+printf '%s\n' "$o" | grep -qx 'rendered plots/out/d_b.pdf from d/results-ref/ (d/results/ lacks d_b1.dat +1 more)' || cli_fail "render: d_b not lacking d_b1.dat +1 more: $o"
+printf '%s\n' "$o" | grep -q '^MISSING data for plots/d_c.gp: ' || cli_fail "render: d_c not missing: $o"
+o=$(render PATH="$t/bin:$PATH" STRICT=1); rc=$?
+[ $rc -eq 1 ] || cli_fail "render STRICT=1 with one figure missing: exit $rc: $o"
+rm -f "$s/plots/d_b.gp" "$s/plots/d_c.gp"
 
 # ---- tests/claims/check.sh: the default list of files, usage errors
 s=$t/c

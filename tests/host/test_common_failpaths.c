@@ -24,7 +24,9 @@
  *  - host.h: host_triad_gbs refuses no elements or no timed pass (exit 2) and checks a small
  *    triad; host_describe is one line naming the logical CPUs and OpenMP threads;
  *  - a leftover .dat.tmp: replaced when a plain file, refused (exit 2) as a symbolic link (the
- *    file it points to keeps its bytes), a FIFO (no hang) or a directory. */
+ *    file it points to keeps its bytes), a FIFO (no hang) or a directory; an output .dat that
+ *    is a symbolic link to a writable file is accepted and replaced by a plain file (the
+ *    file it pointed to keeps its bytes). */
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -176,6 +178,16 @@ static void test_tmp_kinds(void)
     T_CHECK(mkdir(tmp, 0700) == 0);
     T_EQ_INT(in_child(open_commit, NULL, NULL), 2);
     rmdir(tmp);
+    /* the output itself a symbolic link to a writable file (e.g. results/x.dat linked to the
+     * committed results-ref/x.dat): accepted, the link replaced by the new file, its target
+     * untouched */
+    char out[300];
+    struct stat st;
+    path_of(out, sizeof out, "tmp_kind.dat");
+    unlink(out);
+    T_CHECK(symlink(victim, out) == 0);
+    T_EQ_INT(in_child(open_commit, NULL, NULL), 42);
+    T_CHECK(lstat(out, &st) == 0 && S_ISREG(st.st_mode));
     f = fopen(victim, "r");
     T_CHECK(f && fgets(got, sizeof got, f) && !strcmp(got, "keep"));
     if (f) fclose(f);
