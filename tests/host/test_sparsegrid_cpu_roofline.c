@@ -11,7 +11,8 @@
  *   - full grids in the plain layout (sg_cpu_blocked_*) against sg_ref_tile_f/d tile by tile and
  *     (float) the tuned sg_cpu_tuned: the thesis's tiles 33x33, 9x9x9, 9x9x5x5 and awkward ones
  *     (1D, 2-point dimensions, 65x3x2x5);
- *   - both store paths: batches below 4 KiB with plain stores, larger ones streaming;
+ *   - both store paths: batches below 4 KiB with plain stores, larger ones streaming, a batch of
+ *     exactly 4 KiB streaming (the threshold both sides: sgb_streams, and 4 KiB batches bitwise);
  *   - nothing written past the batch (a poisoned guard after dst), nothing left unwritten
  *     (dst poisoned with NaN before);
  *   - every case again with cpu_blocked_t (sparsegrid/cpu_blocked_t.h: the gather/scatter as vector
@@ -211,6 +212,36 @@ int main(void)
     /* plain full grids: the thesis's tiles and awkward ones */
     static const char *const DIMS[] = {"3", "33", "2x2", "2x9", "33x33", "9x9x9", "9x9x5x5", "65x3x2x5", "5x2x17"};
     for (int i = 0; i < (int)(sizeof DIMS / sizeof DIMS[0]); i++) check_full(DIMS[i]);
+    /* the store path at its threshold: a batch of exactly SGB_STREAM_MIN bytes streams, one value
+     * less does not (cpu_blocked.h: "from SGB_STREAM_MIN bytes on"); and such batches (2x2 tiles:
+     * 256 floats / 128 doubles = 4 KiB, one tile less) give the reference's bits on both paths */
+    T_EQ_INT(sgb_streams(1, 1024, sizeof(float)), 1);
+    T_EQ_INT(sgb_streams(1, 1023, sizeof(float)), 0);
+    T_EQ_INT(sgb_streams(16, 32, sizeof(double)), 1);
+    T_EQ_INT(sgb_streams(16, 32, sizeof(float)), 0);
+    {
+        sg_geom g;
+        char err[200];
+        T_EQ_INT(sg_parse_dims("2x2", &g, err, sizeof err), 0);
+        float *uf = random_f(1024, 0xB0DULL), *wf = (float *)malloc(sizeof(float) * 1024);
+        double *ud = random_d(512, 0xB0DDULL), *wd = (double *)malloc(sizeof(double) * 512);
+        for (int inv = 0; inv < 2; inv++) {
+            memcpy(wf, uf, sizeof(float) * 1024);
+            memcpy(wd, ud, sizeof(double) * 512);
+            for (int t = 0; t < 256; t++) sg_ref_tile_f(wf + 4 * t, &g, inv);
+            for (int t = 0; t < 128; t++) sg_ref_tile_d(wd + 4 * t, &g, inv);
+            long long before = paths[1];
+            T_EQ_INT(run_f(uf, wf, 256, 4, &g, 1, inv, 2, 0, 0), 0);
+            T_EQ_INT(run_f(uf, wf, 255, 4, &g, 1, inv, 1, 0, 1), 0);
+            T_EQ_INT(run_d(ud, wd, 128, 4, &g, 1, inv, 2, 0, 1), 0);
+            T_EQ_INT(run_d(ud, wd, 127, 4, &g, 1, inv, 1, 0, 0), 0);
+            T_CHECK(paths[1] - before == 4 * sgbt_isa_best()); /* the 4 KiB batches, each instance, 2 shifts */
+        }
+        free(uf);
+        free(wf);
+        free(ud);
+        free(wd);
+    }
     T_CHECK(paths[0] > 100 && paths[1] > 100); /* both store paths of cpu_blocked_t ran */
     printf("cpu_blocked_t: %lld runs with plain stores, %lld streaming; instances 1..%d (%s)\n", paths[0], paths[1],
            sgbt_isa_best(), sgbt_isa_name(sgbt_isa_best()));
