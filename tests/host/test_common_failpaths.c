@@ -672,12 +672,29 @@ static void test_host(void)
     T_EQ_INT(in_child(triad_args, fine, NULL), 42);
     double gbs = host_triad_gbs(1 << 16, 1, 2);
     T_CHECK(gbs > 0 && isfinite(gbs));
+    /* reps = 1: exactly one timed pass after the untimed warm-up, a real bandwidth (any
+     * machine moves 1.5 MiB in well under a second: > 0.001 GB/s), not the 1e30 s of none */
+    gbs = host_triad_gbs(1 << 16, 1, 1);
+    T_CHECK(gbs > 1e-3 && isfinite(gbs));
     /* "<model>, <n> logical CPUs, <t> OpenMP threads": one line (a `# host:` metadata line) */
     char h[256];
     host_describe(h, sizeof h);
     T_CHECK(strchr(h, '\n') == NULL);
     T_CHECK(strstr(h, " logical CPUs, ") != NULL);
     T_CHECK(strstr(h, " OpenMP threads") != NULL);
+    /* the model is /proc/cpuinfo's "model name" (not the numeric "model" line above it) */
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    char line[512], want[160] = "unknown CPU";
+    while (ci && fgets(line, sizeof line, ci))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            const char *v = strchr(line, ':') + 1;
+            while (*v == ' ' || *v == '\t') v++;
+            snprintf(want, sizeof want, "%s", v);
+            want[strcspn(want, "\n")] = '\0';
+            break;
+        }
+    if (ci) fclose(ci);
+    T_CHECK(!strncmp(h, want, strlen(want)) && !strncmp(h + strlen(want), ", ", 2));
 }
 
 int main(void)

@@ -197,6 +197,16 @@ static void test_neigh_remap_table(void)
         }
         T_CHECK(worst < 1e-10);
     }
+    /* an invalid mesh (a hole: one cell's box shrunk to nothing): a face query across the hole
+     * finds no cell, and every thread count reports it (returns 1) as the serial tree does */
+    kbox *hb = malloc(sizeof(kbox) * nc);
+    memcpy(hb, bx, sizeof(kbox) * nc);
+    long hole = nc / 2;
+    hb[hole].x1 = hb[hole].x0;
+    hb[hole].y1 = hb[hole].y0;
+    T_EQ_INT(kd2_neigh2d(&kt, &m, hb, nb1), 1);
+    for (int a = 0; a < 4; a++) T_EQ_INT(kd2_neigh2d_omp(&kt, &m, hb, nb1, THREADS[a]), 1);
+    free(hb);
     free(tt); free(s0); free(s1); free(nb0); free(nb1); free(kk); free(kk2); free(ii2); free(hh);
     free(bx); free(nbx); free(o0); free(o1); free(hits);
     kd2_free(&kt);

@@ -536,6 +536,9 @@ static void test_omp(void)
     T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 0, -1, why, sizeof why) == 1);
     T_CHECK(hsp_omp_setup(&c, 10, 10, 1, 20, 4097, why, sizeof why) == 1);  /* place past 12 bits */
     T_CHECK(hsp_omp_setup(&c, 2147483647L, 4294967296L, 1, 10, 1, why, sizeof why) == 1); /* run records */
+    T_CHECK(strstr(why, "run records") != NULL); /* m = 2^32 buckets itself is in range (a 32-bit bucket index) */
+    T_CHECK(hsp_omp_setup(&c, 2147483647L, 4294967297L, 1, 10, 1, why, sizeof why) == 1);
+    T_CHECK(strstr(why, "<= 2^32") != NULL); /* one bucket more is not */
     /* each limit at its value and one past: threads 4096 / 4097, pw 24 / 25 (above), run records
      * 2^26 (1024 chunks of one key x 2^16 partitions of 2^10 buckets) / 2^26 + 2^16 (one chunk more) */
     T_CHECK(hsp_omp_setup(&c, 10, 10, 4096, 0, 16, why, sizeof why) == 0);
