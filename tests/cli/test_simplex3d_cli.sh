@@ -37,6 +37,12 @@ for bad in "--exp=layout --n=0 --map=bb" "--rho=3" "--rho=0" "--map=foo" "--exp=
   { [ "$(grep -c '^error' <<<"$out")" -eq 1 ] && ! grep -q 'experiment' <<<"$out"; } ||
     { echo "FAILED: '$bad' should print one error line:"; echo "$out"; fail=1; }
 done
+# rho = 1 on a *-coarse experiment: the error says why (16-byte chunks need rho >= 2), not a
+# configuration message computed from rho^3/4 = 0 threads per map block
+for e in write-coarse dummy-coarse; do
+  out=$(expect 2 $prog --exp=$e --rho=1)
+  grep -q "^error: --exp=$e needs rho >= 2" <<<"$out" || { echo "FAILED: --exp=$e --rho=1: '$out'"; fail=1; }
+done
 expect 2 $vol --nmax=3 >/dev/null
 expect 2 $vol --nmax=6 >/dev/null
 expect 2 $vol --nmax=65536 >/dev/null # n^8 would overflow 128 bits (bb_extra was -1)

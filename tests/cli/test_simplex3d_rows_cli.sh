@@ -66,6 +66,9 @@ check_volume() { # nmax dir
   res=$(awk "$AWK_COLS"'
     { m = $c["m"]; s = $c["s"]; b = $c["beta"]; lim = fact(m) / (s ^ m - b) - 1
       if (!near($c["limit_extra"], lim) || s ^ m - b > fact(m) || b < 2 || b >= s ^ m) bad++
+      # a candidate covers: n0 a power of s, checked up to the largest power of s <= 2^21
+      for (top = s; top * s <= 2 ^ 21; top *= s); for (p = s; p < $c["n0"]; p *= s);
+      if ($c["n0"] != p || $c["nmax"] != top || $c["extra_at_nmax"] < 0) bad++
       if ($c["best"] == 1) { best[m]++; bl[m] = lim }
       if (!(m in mn) || lim < mn[m]) mn[m] = lim }
     END { for (m = 3; m <= 6; m++) if (best[m] != 1 || !near(bl[m], mn[m])) bad++
