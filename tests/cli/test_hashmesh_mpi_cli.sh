@@ -97,6 +97,9 @@ awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++
   END { exit !(r > 0 && !bad) }' $tmp/dath/hashmesh_dist_scaling_cpu_p2.dat || cli_fail "--remesh=host: remesh_dist_ms not nan"
 awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if (!("gpu_mem_max_mib" in c) || $c["gpu_mem_max_mib"] != "nan") bad = 1 }
   END { exit !(r > 0 && !bad) }' $tmp/dat/hashmesh_dist_scaling_cpu_p4.dat || cli_fail "CPU backend: gpu_mem_max_mib not nan (no GPU memory is used)"
+# a sweep of one size (--min-log2 = --max-log2) is a valid sweep: one row (only min > max is refused)
+mpi 1 $nm --exp=scaling --min-log2=8 --max-log2=8 --reps=1 --warmup=0 --out=$tmp/dat1 >/dev/null 2>&1 || cli_fail "--min-log2=8 --max-log2=8 refused"
+[ "$(grep -vc '^#' $tmp/dat1/hashmesh_dist_scaling_cpu_p1.dat 2>/dev/null)" = 2 ] || cli_fail "--min-log2 = --max-log2: not one header and one row"
 
 # ---- bad input: exit code, ONE "error:" line (rank 0's), no output, no hang
 bad_run() { # bad_run WANT_RC REGEX OUTFILE -- COMMAND...

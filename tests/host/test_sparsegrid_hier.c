@@ -320,6 +320,26 @@ int main(void)
         T_EQ_INT(maxc, want[s]);
     }
 
+    /* work items of more lines than one block takes: cut into slices within both limits
+     * (threads: SG_B_MAX_THREADS; shared floats: SG_B_MAX_FLOATS), every line in one slice */
+    {
+        const char *big[] = {"3x1025x5", "5x257x17", "9x65x65"};
+        for (int s = 0; s < 3; s++) {
+            T_CHECK(sg_parse_dims(big[s], &g, err, sizeof err) == 0);
+            for (int k = 0; k < g.d; k++) {
+                int c = sg_b_plan(&g, k, sl, SG_B_MAX_SLICES, &th), over = th > SG_B_MAX_THREADS;
+                long long lines = 0;
+                if (!T_CHECK(c > 0)) continue;
+                for (int i = 0; i < c; i++) {
+                    over += (sl[i].nlines << (g.l[k] - 1)) > SG_B_MAX_THREADS || sl[i].nlines * g.n[k] > SG_B_MAX_FLOATS;
+                    lines += sl[i].nlines;
+                }
+                T_EQ_INT(lines, g.size / g.n[k]);
+                if (!T_CHECK(over == 0)) fprintf(stderr, "  %s dim %d: %d threads, a slice over a block's limits\n", big[s], k, th);
+            }
+        }
+    }
+
     for (int s = 0; s < NSHAPES; s++) test_shape(SHAPES[s]);
 
     /* sparse grids: counts, additive functions need no truncated subspace */

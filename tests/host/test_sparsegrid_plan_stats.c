@@ -9,7 +9,7 @@
  *     (l_j = 0 or 1 for every j != k), l_k for a full grid; barriers = lists + 2;
  *   - tasks: the tasks per class add up to the tasks; a task of mu levels updates 2^mu - 1 points
  *     (pairs: two poles), so the items are at most (2^M - 1) tasks (2 (2^M - 1) with pairs) and
- *     at least the tasks;
+ *     at least the tasks; the tasks of class o are those the lists hold in class o (cls[]);
  *   - the plan's limits: M = 0 and M = SGST_MMAX + 1 refused, 1 and SGST_MMAX accepted; the grid
  *     limits of sparse.h at 2^30 points both sides. */
 #include "../../common/testlib.h"
@@ -61,6 +61,12 @@ static void check(const sgs_grid *g, int M, int pairs, const char *what)
     long long sum = 0;
     for (int o = 0; o <= M + 1; o++) sum += p.tasks_of[o];
     ok &= T_CHECK(sum == p.ntask);
+    /* per class: the tasks the kernel's lists hold in class o (cls[]), over every list */
+    for (int o = 0; o <= M + 1; o++) {
+        long long in = 0;
+        for (int l = 0; l < p.nlist && o <= M; l++) in += p.cls[l * (M + 2) + o + 1] - p.cls[l * (M + 2) + o];
+        ok &= T_CHECK(p.tasks_of[o] == in);
+    }
     ok &= T_CHECK(p.items >= p.ntask && p.items <= (long long)p.ntask * ((1 << M) - 1) * (pairs ? 2 : 1));
     if (!ok)
         fprintf(stderr, "  %s (d %d, n %d, M %d, pairs %d): items %lld (want %lld), lists %d (want %d), tasks %d\n", what,
