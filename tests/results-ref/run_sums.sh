@@ -13,14 +13,12 @@ log=$1; shift
 [ -r "$log" ] || { echo "run_sums.sh: cannot read $log" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
 src=$(sed -n '1s/^# *//p' "$log")
-echo "# derived: by tests/results-ref/run_sums.sh from $(basename "$log") ($src) and \`make run-list\` of each directory"
-echo "# default_s: the files \`make run\` makes (host: and gpu: lines); long_s: the LONG_DATA files (make run FULL=1 adds them); full_s = default_s + long_s"
-echo "dir default_files default_s long_files long_s full_s"
+rows=""
 for d in "$@"; do
   list=$(make -s --no-print-directory -C "$root/$d" run-list) || { echo "run_sums.sh: make run-list failed in $d" >&2; exit 1; }
   def=$(printf '%s\n' "$list" | sed -n 's/^\(host\|gpu\): *//p' | tr ' ' '\n' | sed '/^$/d')
   long=$(printf '%s\n' "$list" | sed -n 's/^long: *//p' | tr ' ' '\n' | sed '/^$/d')
-  awk -v d="$d" -v def="$(printf '%s ' $def)" -v long="$(printf '%s ' $long)" '
+  row=$(awk -v d="$d" -v def="$(printf '%s ' $def)" -v long="$(printf '%s ' $long)" '
     BEGIN { nd = split(def, D, " "); nl = split(long, L, " ") }
     /^#/ { next }
     $1 == d { rc[$2] = $3; s[$2] = $4 }
@@ -34,5 +32,12 @@ for d in "$@"; do
       return t
     }
     END { a = sum(nd, D); b = sum(nl, L); if (bad) exit 1
-          printf "%s %d %.1f %d %.1f %.1f\n", d, nd, a, nl, b, a + b }' "$log" || exit 1
+          printf "%s %d %.1f %d %.1f %.1f\n", d, nd, a, nl, b, a + b }' "$log") || exit 1
+  rows="$rows$row
+"
 done
+# the table only once every directory summed (a refusal prints nothing on stdout)
+echo "# derived: by tests/results-ref/run_sums.sh from $(basename "$log") ($src) and \`make run-list\` of each directory"
+echo "# default_s: the files \`make run\` makes (host: and gpu: lines); long_s: the LONG_DATA files (make run FULL=1 adds them); full_s = default_s + long_s"
+echo "dir default_files default_s long_files long_s full_s"
+printf '%s' "$rows"
