@@ -83,10 +83,12 @@ LONG_DATA ?=
 HOST_ONLY ?=
 # the GPU files `make run` makes: GPU_DATA, and LONG_DATA with FULL=1 or QUICK=1
 RUN_LONG = $(if $(filter 1,$(FULL) $(QUICK)),yes)
+RUN_GPU = $(strip $(GPU_DATA) $(if $(RUN_LONG),$(LONG_DATA)))
+RUN_LEFT = $(strip $(if $(RUN_LONG),,$(LONG_DATA)))
 run:
-	@MAKE='$(MAKE)' HOST_ONLY='$(HOST_ONLY)' RESDIR='$(RESDIR)' $(COMMON_DIR)/run-data.sh dir '$(notdir $(CURDIR))' '$(strip $(HOST_DATA))' '$(strip $(GPU_DATA) $(if $(RUN_LONG),$(LONG_DATA)))' '$(strip $(if $(RUN_LONG),,$(LONG_DATA)))'
+	@MAKE='$(MAKE)' HOST_ONLY='$(HOST_ONLY)' RESDIR='$(RESDIR)' $(COMMON_DIR)/run-data.sh dir '$(notdir $(CURDIR))' '$(strip $(HOST_DATA))' '$(RUN_GPU)' '$(RUN_LEFT)'
 run-list:
-	$(info host: $(strip $(HOST_DATA)))$(info gpu: $(strip $(GPU_DATA) $(if $(RUN_LONG),$(LONG_DATA))))$(info long: $(strip $(LONG_DATA)))@:
+	$(info host: $(strip $(HOST_DATA)))$(info gpu: $(RUN_GPU))$(info long: $(strip $(LONG_DATA)))@:
 
 %: %.cu $(HEADERS) $(FLAGSTAMP)
 	$(NVCC_BUILD) -o $@ $< $(LDLIBS)
