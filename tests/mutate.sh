@@ -13,6 +13,7 @@
 #   --equivalent     also run the mutants marked "equivalent: ..." (each should survive)
 #   --cli            when the host tests (plain and asan) miss a mutant, also build the
 #                    mutated file's directory with make (nvcc) and run its CLI tests
+#                    (a common/ file: the directory DIR of each cli:test_DIR_*.sh it names)
 #   --skip=GLOB      leave out the host tests whose names match GLOB (e.g. '*_edges': what
 #                    would the suite catch without them?)
 #   --keep           keep the temporary copy and the logs of every run
@@ -142,6 +143,10 @@ in_copy() {
 run_test() { in_copy "$3" "$work/bin/$2/$1"; }
 # run_cli SCRIPT DIR: builds DIR's programs in the copy (make, nvcc), runs tests/cli/SCRIPT
 run_cli() {
+  # a mutant of common/ seen through a directory's CLI test (test_DIR_*.sh): build DIR
+  local d=$2 s=${1#test_}
+  [ -z "$d" ] && [ "${s%%_*}" != common ] && [ -f "$tree/${s%%_*}/Makefile" ] && d=${s%%_*}
+  set -- "$1" "$d" "$3"
   [ -n "$2" ] && [ -f "$tree/$2/Makefile" ] && { make -s -C "$tree/$2" >"$work/logs/build.log" 2>&1 || return 200; }
   in_copy "$3" "tests/cli/$1"
 }

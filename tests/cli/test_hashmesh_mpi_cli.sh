@@ -92,6 +92,20 @@ for np in 1 3; do
   grep -q '^# threads: 2 to 2 OpenMP threads a rank (column threads: rank 0.s; from --threads=2)' $f 2>/dev/null ||
     cli_fail "--threads=2, P=$np: no '# threads:' line naming 2 threads a rank"
 done
+# the default thread count (no --threads, no OMP_NUM_THREADS, ranks not bound to a core): the
+# cores a rank sees shared among its node's ranks (dist_init), at least 1 -- never a full set
+# of threads per rank, which would start P times as many threads as the node has cores
+# (--bind-to none: Open MPI's spelling)
+if ${MPIRUN:-mpirun} --version 2>/dev/null | grep -q 'Open MPI'; then
+out=$(env -u OMP_NUM_THREADS timeout "$MPI_TIMEOUT" "$cli_mpirun" --bind-to none -np 2 $nm --exp=scaling --min-log2=8 \
+  --max-log2=8 --reps=1 --warmup=0 --out=$tmp/share 2>&1) || { cli_fail "2 ranks, default threads -> exit $?"; printf '%s\n' "$out" | tail -3; }
+awk '/^# threads: / { if (match($0, /from [0-9]+ cores visible \/ [0-9]+ rank/)) { split(substr($0, RSTART, RLENGTH), w, " ")
+       want = int(w[2] / w[6]); if (want < 1) want = 1; line = 1
+       if ($3 != want || $5 != want) bad = 1 } next }
+  /^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if ($c["threads"] != want) bad = 1 }
+  END { exit !(line && r > 0 && !bad) }' $tmp/share/hashmesh_dist_scaling_cpu_p2.dat 2>/dev/null ||
+  cli_fail "2 ranks, default threads: not max(1, cores visible / ranks on the node) threads a rank ($(grep '^# threads' $tmp/share/hashmesh_dist_scaling_cpu_p2.dat 2>/dev/null | cut -c1-140))"
+fi
 mpi 2 $nm --exp=scaling --min-log2=8 --max-log2=9 --reps=1 --warmup=0 --remesh=host --out=$tmp/dath >/dev/null 2>&1 || cli_fail "--remesh=host failed"
 awk '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next } { r++; if ($c["remesh_dist_ms"] != "nan") bad = 1 }
   END { exit !(r > 0 && !bad) }' $tmp/dath/hashmesh_dist_scaling_cpu_p2.dat || cli_fail "--remesh=host: remesh_dist_ms not nan"

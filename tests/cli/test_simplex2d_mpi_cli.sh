@@ -51,6 +51,18 @@ for np in 1 2 3; do
   [ "$(dat_rows $f '$c["ranks"] != '$np)" -eq 0 ] || cli_fail "CPU backend P=$np: a row with another rank count"
   grep -q '^# gpu: none (host only' $f || cli_fail "CPU backend P=$np: no host-only gpu line"
 done
+# the rates of the rows (P = 2): n = 32 at rho = 32 is one block, so one rank works and
+# gbs_per_rank (per rank WITH work) is gbs itself; n = 3 is the smallest triangle with a word to
+# fill (6 cells of the triangle, diagonal included: one 16-byte store), so every kernel row has a
+# pct_of_fill (n = 2: 3 cells, nothing to fill, nan)
+out=$(mpi 2 -x OMP_NUM_THREADS=1 $lm --backend=cpu --sizes=2,3,32 --variant=both --rho=32 --reps=5 --warmup=1 --out=$tmp/rates 2>&1) ||
+  { cli_fail "CPU backend, n = 2, 3, 32 on 2 ranks -> exit $?"; printf '%s\n' "$out" | tail -3; }
+f=$tmp/rates/simplex2d_dist_lambda_cpu_p2.dat
+[ "$(dat_rows $f '$c["n"] == 32 && $c["ranks_idle"] == 1 && $c["gbs_per_rank"] == $c["gbs"]')" -eq 5 ] ||
+  cli_fail "n = 32, one rank working: gbs_per_rank is not gbs in its 5 rows (per rank with work, not per rank)"
+[ "$(dat_rows $f '$c["n"] == 3 && $c["kernel"] != "fill" && $c["pct_of_fill"] != "nan"')" -eq 4 ] ||
+  cli_fail "n = 3: a kernel row without pct_of_fill (the fill wrote nothing?)"
+[ "$(dat_rows $f '$c["n"] == 2 && $c["pct_of_fill"] == "nan"')" -eq 5 ] || cli_fail "n = 2: pct_of_fill is not nan (nothing to fill)"
 one_error 2 "'--backend=tpu': choose one of: cpu gpu" mpi 3 $lm --backend=tpu
 
 out=$(mpi 2 $lm --backend=gpu --sizes=300 --out=$tmp 2>&1); rc=$?

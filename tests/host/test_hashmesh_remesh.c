@@ -79,6 +79,11 @@ static void test_count_lt_pick(void)
         b = hm_split_bits(P, HIST_PROBES);
         T_CHECK(b >= 1 && ((long)P << b) <= HIST_PROBES && ((long)P << (b + 1)) > HIST_PROBES);
     }
+    /* at least 1 bit a round however few the counts (P 2^2 > probes: a bisection); 0 would
+     * leave hm_split_search's loop without progress */
+    T_EQ_INT(hm_split_bits(64, 64), 1);
+    T_EQ_INT(hm_split_bits(3, 8), 1);
+    T_EQ_INT(hm_split_bits(2, 8), 2);
 }
 
 /* P simulated ranks: slices of a shuffled key set, each sorted as the host backend sorts it,
