@@ -47,6 +47,8 @@ for u in $units/*; do
   # outputs: /tmp/X and bare names after --out= / --in= -> scratch; DIR/results -> scratch
   run=$(printf '%s\n' "$body" | sed -E "s#/tmp/#$w/#g; s#--out=[a-z0-9]+/results#--out=$w/results#g; s#--(out|in)=([A-Za-z0-9_.-]+)( |$)#--\1=$w/\2\3#g")
   here=$top; case $body in ./*) here=$top/$d ;; esac
+  case $body in *common/mpirun.sh*)  # no MPI launcher here: these commands cannot run (not a README fault)
+    l=${MPIRUN:-mpirun}; command -v "${l%% *}" >/dev/null 2>&1 || { echo "skipped (no ${l%% *}): [$d] $(printf '%s' "$body" | head -1)"; continue; } ;; esac
   for p in $(printf '%s\n' "$body" | grep -oE '^(common|hashmesh|simplex2d|simplex3d|fractals|tensorcore|sparsegrid)/[a-z0-9_.-]+|^\./[a-z0-9_-]+' | sort -u); do
     case $p in ./*) p=$d/${p#./} ;; esac
     [ -x "$p" ] || cli_fail "$d/README.md: $p not built (make all) for: $(printf '%s' "$body" | head -1)"
