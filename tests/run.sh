@@ -9,7 +9,7 @@
 # uses it), and those named in TEST_RACECHECK (default: test_tensorcore_sw) under racecheck,
 # as racecheck/NAME; --error-exitcode=1, so any report fails.  They SKIP where the plain run
 # of the same test skipped (no GPU) or compute-sanitizer is not installed (SANITIZER names
-# it; default compute-sanitizer in PATH or next to nvcc).  TEST_SANITIZE_TIMEOUT (default
+# it: a name is looked for in PATH, then next to nvcc; a path is used as given or not at all).  TEST_SANITIZE_TIMEOUT (default
 # 300) bounds each; TEST_SANITIZE=0 leaves them out.  Given explicitly: memcheck:PATH.
 # --require-cuda-init=no: a GPU test whose checks are host-only (it makes no CUDA call, e.g.
 # test_sparsegrid_jobcheck) passes under the sanitizer as it does plainly, instead of failing
@@ -38,7 +38,7 @@ if [ $# -gt 0 ]; then tests=("$@"); else
   fi
 fi
 sanitizer=${SANITIZER:-compute-sanitizer}
-if ! command -v "$sanitizer" >/dev/null 2>&1; then
+if [[ $sanitizer != */* ]] && ! command -v "$sanitizer" >/dev/null 2>&1; then # a path is used as given
   nvcc_dir=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")
   [ -x "$nvcc_dir/compute-sanitizer" ] && sanitizer=$nvcc_dir/compute-sanitizer
 fi
