@@ -58,7 +58,8 @@ norm() {
 [ "$(norm './fractals --test=sw --out=x')" = "fractals --exp=speedup --work=sw " ] || cli_fail "norm: '$(norm './fractals --test=sw --out=x')'"
 
 # ---- FULL=1: the results-ref/ command lines
-# recorded with --reps=5 --warmup=1 by hand (make runs the programs' defaults, 10 and 3)
+# recorded with --reps=5 --warmup=1 by hand on an H100 (make runs the programs' defaults, 10 and 3;
+# simplex3d/README.md says so, and results-ref/88244dd-h200/ holds make's commands run on an H200)
 handreps=" simplex3d_speedup_write_rho2.dat simplex3d_speedup_dummy-coarse.dat simplex3d_speedup_triplet-coarse.dat"
 handreps+=" simplex3d_speedup_write_nlist.dat simplex3d_speedup_write-coarse_rho4.dat "
 checked=0
