@@ -10,6 +10,8 @@
 #     every face against the serial CPU hash and exits 1 on a mismatch);
 #   - the cpu backend with --threads=2 (OpenMP build and query) at P = 1, 3: verified the same
 #     way, the threads column and the '# threads:' line say 2;
+#   - the times are milliseconds: the rows' partition and pattern times add up to less than
+#     the mpirun's wall time;
 #   - bad input: more ranks than cells, a mesh that differs between ranks, a bad mesh file,
 #     a bad option, (GPU machine) more ranks than GPUs: exit != 0, ONE error line from rank 0,
 #     no output file, and no hang (every mpirun runs under a timeout); on 3 ranks (bad option,
@@ -177,6 +179,17 @@ bad3 2 'at least one timed sample' $tmp/b5/x.dat -- --exp=scaling --reps=0 --out
 touch $tmp/afile
 bad3 2 'cannot write --out=.*afile is not a directory' $tmp/afile/x -- --exp=scaling --out=$tmp/afile/x
 [ $per_rank -eq 1 ] || echo "note: per-rank exit codes checked with Open MPI <= 4 only (this mpirun: $(${MPIRUN:-mpirun} --version 2>/dev/null | head -1))"
+
+# ---- the times are milliseconds: each row's barrier-timed partition and pattern (taken once, one
+# after the other, within the program's life) add up to less than the whole mpirun's wall time
+t0=$(date +%s%N)
+mpi 2 $nm --exp=scaling --min-log2=14 --max-log2=16 --levmax=4 --reps=1 --warmup=0 --out=$tmp/dtime >/dev/null 2>&1 ||
+  cli_fail "scaling P=2 for the time check: exit $?"
+wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+awk -v wall=$wall_ms '/^#/ { next } !h { for (k = 1; k <= NF; k++) c[$k] = k; h = 1; next }
+  { s += $c["partition_ms"] + $c["pattern_ms"]; r++ }
+  END { printf "timed sections: %.1f ms in %d rows, mpirun: %d ms\n", s, r, wall; exit !(r == 3 && s > 0 && s < wall) }' \
+  $tmp/dtime/hashmesh_dist_scaling_cpu_p2.dat || cli_fail "the rows' partition_ms + pattern_ms exceed the run's wall time (not milliseconds?)"
 
 # ---- GPU backend: SKIP without GPUs; with them the same output, and one rank too many refused
 out=$(mpi 1 $nm --in=$tmp/center.txt --out=$tmp/center_gpu1.txt --backend=gpu 2>&1); rc=$?

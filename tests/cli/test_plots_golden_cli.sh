@@ -8,7 +8,8 @@
 # Then table.sh itself, on a scratch tree: a `set format x '2^{%L}'` and a `set xtics ...
 # format` come out as plain numbers with eight digits, multiplot panels, `plot for`, a
 # function and `every` are all in the table; --check reports DIFFERS, NEW and GONE lines and
-# exits 1; a format the filter does not know (an abbreviated `set fo`) fails the figure.
+# exits 1; a format the filter does not know (an abbreviated `set fo`) fails the figure; with
+# NAMEs, --check compares only those and --update keeps the other figures' lines; style is no NAME.
 # SKIP (77) also when the golden file was made by another gnuplot major.minor version.
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -71,4 +72,19 @@ o=$(cd "$s" && plots/table.sh d_b 2>&1); rc=$?
 # usage errors
 o=$(cd "$s" && plots/table.sh --bogus 2>&1); [ $? -eq 2 ] || cli_fail "table.sh --bogus: want exit 2: $o"
 o=$(cd "$s" && plots/table.sh nosuch_fig 2>&1); [ $? -eq 2 ] || cli_fail "table.sh nosuch_fig: want exit 2: $o"
+# with NAMEs: --check compares only those (no GONE for the others), --update rewrites only their
+# lines and keeps every other figure's
+mv "$cli_tmp/d_fig.gp" "$s/plots/"
+printf '%s\n' "$hdr" "plot f using 'n':'ms' title 'b'" >"$s/plots/d_b.gp"
+(cd "$s" && plots/table.sh --update) >/dev/null 2>&1 || cli_fail "table.sh --update of d_b and d_fig: exit $?"
+o=$(cd "$s" && plots/table.sh --check d_fig 2>&1) || cli_fail "table.sh --check d_fig: exit $?: $o"
+printf '%s\n' "$o" | grep -q '^GONE' && cli_fail "table.sh --check d_fig reports other figures: $o"
+fig_line=$(grep '^d_fig ' "$s/plots/golden-tables.txt")
+sed -i "s/title 'b'/title 'b2'/" "$s/plots/d_b.gp"
+(cd "$s" && plots/table.sh --update d_b) >/dev/null 2>&1 || cli_fail "table.sh --update d_b: exit $?"
+[ -n "$fig_line" ] && [ "$(grep '^d_fig ' "$s/plots/golden-tables.txt")" = "$fig_line" ] ||
+  cli_fail "table.sh --update d_b did not keep d_fig's line: $(grep -v '^#' "$s/plots/golden-tables.txt")"
+o=$(cd "$s" && plots/table.sh --check 2>&1) || cli_fail "table.sh --check after --update d_b: exit $?: $o"
+# style.gp is in plots/ but is no figure (a NAME has the <dir>_ prefix)
+o=$(cd "$s" && plots/table.sh style 2>&1); [ $? -eq 2 ] || cli_fail "table.sh style: want exit 2: $o"
 cli_done

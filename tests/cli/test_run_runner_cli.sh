@@ -5,6 +5,9 @@
 # and PASSes for a GPU test whose checks are host-only (the real compute-sanitizer fails such a
 # program -- "terminated before first instrumented API call" -- unless told
 # --require-cuda-init=no); the summary line counts them; exit status 0 iff nothing failed.
+# A relative test path given from another directory, each test run from the repository root;
+# with no arguments, the default set (bin/, bin/asan/, cli/test_*.sh but not lib.sh, memcheck: and
+# racecheck: runs of the GPU tests) on a scratch tests/ directory.
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.."
 t=$cli_tmp
@@ -57,4 +60,32 @@ printf '%s\n' "$out" | grep -qx '2 passed, 0 failed, 0 skipped' || cli_fail "run
 # no sanitizer installed: the sanitizer runs SKIP, they do not fail
 out=$(SANITIZER=/nonexistent/compute-sanitizer PATH=/usr/bin:/bin tests/run.sh $t/ok memcheck:$t/ok 2>&1) || cli_fail "runner: no sanitizer -> exit $?: $out"
 printf '%s\n' "$out" | grep -q '^SKIP  memcheck/ok: .*not installed' || cli_fail "runner: no sanitizer: no SKIP line: $out"
+
+# a relative test path given from another directory names the file there, and every test runs
+# from the repository root (tests read their inputs by paths relative to it)
+mk where 'test -f tests/run.sh && test -d common || { echo "run from $PWD, not the repository root"; exit 1; }'
+runner=$PWD/tests/run.sh
+out=$(cd $t && TEST_SANITIZE=0 "$runner" ./ok ./where 2>&1) || cli_fail "runner from another directory: exit $?: $out"
+printf '%s\n' "$out" | grep -q '^PASS  where (' && printf '%s\n' "$out" | grep -qx '2 passed, 0 failed, 0 skipped' ||
+  cli_fail "runner from another directory, relative paths: $out"
+
+# no arguments: every executable of tests/bin and tests/bin/asan (as asan/NAME), every
+# tests/cli/test_*.sh (not lib.sh), then memcheck: for each bin/NAME built from gpu/NAME.cu and
+# racecheck: for those named in TEST_RACECHECK -- here on a scratch tests/ directory
+s=$t/tree/tests
+mkdir -p $s/bin/asan $s/gpu $s/cli
+cp tests/run.sh $s/
+printf '#!/bin/sh\nexit 0\n' > $s/bin/hosty; printf '#!/bin/sh\nexit 0\n' > $s/bin/asan/hosty
+printf '#!/bin/sh\nexit 0\n' > $s/bin/gputest; : > $s/gpu/gputest.cu
+printf 'not a test\n' > $s/bin/notes.txt # not executable: not run
+printf '#!/usr/bin/env bash\nexit 0\n' > $s/cli/test_x_cli.sh
+printf '#!/usr/bin/env bash\necho "lib.sh run as a test"; exit 1\n' > $s/cli/lib.sh
+chmod +x $s/bin/hosty $s/bin/asan/hosty $s/bin/gputest $s/cli/*.sh
+rm -f $t/tools.txt
+out=$(SANITIZER=$t/fake-sanitizer TEST_RACECHECK=gputest $s/run.sh 2>&1); rc=$?
+printf '%s\n' "$out"
+[ $rc -eq 0 ] || cli_fail "runner, no arguments: exit $rc"
+got=$(printf '%s\n' "$out" | sed -n 's/^\(PASS\|FAIL\|SKIP\)  \([^ :]*\).*/\2/p' | sort | tr '\n' ' ')
+[ "$got" = "asan/hosty gputest hosty memcheck/gputest racecheck/gputest test_x_cli.sh " ] ||
+  cli_fail "runner, no arguments: ran '$got', want asan/hosty gputest hosty memcheck/gputest racecheck/gputest test_x_cli.sh"
 cli_done

@@ -21,6 +21,7 @@
  *  - verify.h: the values it prints for 1-, 2-, 8-byte and other elements (signed);
  *  - args.h: the --help text (defaults, the power-of-two note, choices), the one-line error
  *    with the program's name, flag spellings, the command line cut at its buffer;
+ *  - check.h: DIE and DIE_USAGE print exactly "error: <message>" and one newline, exit 1 and 2;
  *  - host.h: host_triad_gbs refuses no elements or no timed pass (exit 2) and checks a small
  *    triad; host_describe is one line naming the logical CPUs and OpenMP threads;
  *  - a leftover .dat.tmp: replaced when a plain file, refused (exit 2) as a symbolic link (the
@@ -654,6 +655,26 @@ static void test_args_texts(void)
     T_CHECK(!strcmp(buf, ""));
 }
 
+/* ---------------------------------------------------------------- check.h */
+static void die_child(const void *arg)
+{
+    if (*(const int *)arg == 2) DIE_USAGE("bad value %d for --%s", 7, "n");
+    DIE("cannot open %s", "x.dat");
+}
+
+static void test_check_die(void)
+{
+    /* DIE: exactly "error: <message>" and ONE newline on stderr, exit 1; DIE_USAGE: the same,
+     * exit 2 (a caller's `one line` test, and a log read line by line, rely on the newline) */
+    char log[512];
+    path_of(log, sizeof log, "die.log");
+    const int one = 1, two = 2;
+    T_EQ_INT(in_child(die_child, &one, log), 1);
+    T_CHECK(!strcmp(slurp(log), "error: cannot open x.dat\n"));
+    T_EQ_INT(in_child(die_child, &two, log), 2);
+    T_CHECK(!strcmp(slurp(log), "error: bad value 7 for --n\n"));
+}
+
 /* ---------------------------------------------------------------- host.h */
 static void triad_args(const void *arg)
 {
@@ -713,6 +734,7 @@ int main(void)
     test_experiment();
     test_verify_print();
     test_args_texts();
+    test_check_die();
     test_host();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
