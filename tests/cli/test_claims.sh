@@ -222,6 +222,27 @@ fails "${tbl}| n | bb | lam |
 # code blocks are not prose and not claims
 pass $'```\nx 1.5 <!-- claim: t.dat median_ms n=1 -->\n```'
 
+# R13-r4: behaviours each planted bug of that round changed without a test noticing
+# extremes and number comparisons skip a row whose value is not a number ('-': a run left out)
+printf '# gpu: none (test)\nn map median_ms\n1024 bb 2.0\n1024 lam -\n2048 bb 8.0\n2048 lam 5.0\n' >"$tmp/s/d/results-ref/u.dat"
+pass 'fastest at 1024: 2.0 ms <!-- claim: u.dat median_ms n=1024 median_ms=min -->'
+pass 'the one run under 3 ms: 2.0 <!-- claim: u.dat median_ms median_ms<3 -->'
+# a unary minus in a column expression: how far the fastest sample is under the median
+pass 'the fastest sample is 3.1 % under the median <!-- claim: t.dat -(min_ms-median_ms)/median_ms pct n=4096 map=bb -->'
+fails 'the fastest sample is 3.1 % over the median <!-- claim: t.dat (min_ms-median_ms)/median_ms pct n=4096 map=bb -->' 'claimed 3\.1, recomputed -3\.1'
+# a bound over every selected row: '<= range' holds for the largest, '>= range' for the smallest
+pass 'every run under 33 ms <!-- claim: <= range t.dat max_ms map!=xx -->, over 0.9 ms <!-- claim: >= range t.dat min_ms map!=xx -->'
+fails 'every run under 30 ms <!-- claim: <= range t.dat max_ms map!=xx -->' '^d/README\.md:1: claimed <= 30, recomputed 33 '
+fails 'every run over 2 ms <!-- claim: >= range t.dat min_ms map!=xx -->' '^d/README\.md:1: claimed >= 2, recomputed 1 '
+# a ?fallback belongs in a table cell, not in a claim (it would hide a claim that selects no row)
+fails 'bb 8.0 <!-- claim: t.dat median_ms n=2048 map=bb ?none -->' 'a format or \?fallback belongs in a table, not in a claim'
+# a model name inside a chip's name (GH100: the H100's and H200's die) names no GPU
+pass 'A GH100 chip runs bb in 8.0 ms <!-- claim: h200.dat median_ms n=2048 map=bb -->.'
+# a range cell of a generated table: smallest–largest
+pass $'<!-- table: t.dat\n| lam | {range speedup_x map=lam %.2f} |\n-->\n| lam | 1.28–2.00 |\n<!-- end table -->'
+# a 'begin unsupported' block must be closed
+fails $'<!-- begin unsupported: peers -->\n| 1.48 | 0.82 |' "^d/README\\.md:1: 'begin unsupported: peers' has no 'end unsupported'"
+
 # ---- 4. provenance, on a scratch git repository
 g=$tmp/g
 mkdir -p "$g/p/results-ref/sub"
@@ -279,4 +300,12 @@ o=$(sh "$chk" --root "$g" 2>&1) || cli_fail "provenance: listed files still fail
 printf '%s\n' "$o" | grep -q 'warning: p/results-ref/dirty.dat: measured from a tree with uncommitted changes .* \[remeasure.txt: measured dirty; re-measure\]' ||
   cli_fail "provenance: a listed file is not a warning with its reason: $o"
 printf '%s\n' "$o" | grep -q 'warning: p/results-ref/good.dat passes now: remove it' || cli_fail "provenance: a stale list entry is not reported: $o"
+# the revision of a file is its first '# git:' line (the one its program wrote): a later one
+# (a header copied from a source) does not replace it
+mk twogit.dat "# git: $rev-dirty
+# gpu: NVIDIA H100
+# git: $rev"
+o=$(sh "$chk" --root "$g" 2>&1) && cli_fail "provenance: a dirty file with a second, clean '# git:' line passes: $o"
+printf '%s\n' "$o" | grep -q 'provenance: p/results-ref/twogit.dat: measured from a tree with uncommitted changes' ||
+  cli_fail "provenance: no failure for the first, dirty '# git:' line: $o"
 cli_done
