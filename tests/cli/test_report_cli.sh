@@ -78,6 +78,17 @@ readme "${good/\`d_fig1.gp\`/\`d_gone.gp\`}"
 refused "missing script" 'plot script plots/d_gone\.gp not found'
 readme '# d -- no table'
 refused "no table" '^report: d/README\.md: no figure table'
+# a row of 8 cells (a '|' too many) is refused as one of 6 is; a data cell with no file too
+readme "${good/| 1.5 <!-- paper -->/| 1.5 <!-- paper --> | x}"
+refused "8 cells" 'needs 7 cells, this one has 8'
+pat='| `d_{fig1,tab1}.dat` |'
+readme "${good/"$pat"/| — |}"
+refused "no data file" '^report: d/README\.md:7: no data file in the data cell'
+# a README without a figure table is reported when another README follows it, not only the last
+mkdir -p "$s/c"; : >"$s/c/Makefile"; printf '# c -- no table\n' >"$s/c/README.md"
+readme "$good"
+refused "no table, not the last README" '^report: c/README\.md: no figure table'
+rm -r "$s/c"
 readme "$good"
 o=$(report) || cli_fail "report on the good table again fails: $o"
 

@@ -101,6 +101,12 @@ printf '%s\n' "$o" | grep -q '^MISSING data for plots/d_c.gp: ' || cli_fail "ren
 o=$(render PATH="$t/bin:$PATH" STRICT=1); rc=$?
 [ $rc -eq 1 ] || cli_fail "render STRICT=1 with one figure missing: exit $rc: $o"
 rm -f "$s/plots/d_b.gp" "$s/plots/d_c.gp"
+# a script without its '# inputs:' line is a failure (exit 1), the others are still rendered
+echo 'plot x' >"$s/plots/d_noin.gp"
+o=$(render PATH="$t/bin:$PATH"); rc=$?
+[ $rc -eq 1 ] && printf '%s\n' "$o" | grep -qx "error: plots/d_noin.gp has no '# inputs:' line" &&
+  printf '%s\n' "$o" | grep -q '^rendered plots/out/d_a.pdf' || cli_fail "render with a script lacking '# inputs:': exit $rc: $o"
+rm -f "$s/plots/d_noin.gp"
 
 # ---- tests/claims/check.sh: the default list of files, usage errors
 s=$t/c
