@@ -103,6 +103,19 @@ static void check_grid(int d, int n)
         }
     }
     T_EQ_INT(wrong, 0);
+    /* ... and each chunk entry is itself the segment holding the chunk's first item (also when a
+     * segment starts exactly there): sgs_find's forward steps, paid by every work item of the GPU
+     * kernel, are then only the segments that start inside the chunk */
+    long long stale = 0;
+    for (int kl = 0; kl < d * (n + 1); kl++) {
+        int last = g.list_first[kl + 1] - 1;
+        for (int t = 0; t < g.list_count[kl]; t += SGS_CHUNK) {
+            int si = g.chunk[g.list_chunk[kl] + t / SGS_CHUNK];
+            int end = si < last ? g.seg_start[si + 1] : g.list_count[kl];
+            if (g.seg_start[si] > t || t >= end) stale++;
+        }
+    }
+    T_EQ_INT(stale, 0);
 
     /* exactly representable: dyadic surpluses on the sparse subspaces only */
     uint64_t st = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(d * 100 + n);
