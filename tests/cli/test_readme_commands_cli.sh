@@ -42,7 +42,8 @@ seen=$t/seen; : > $seen
 for u in $units/*; do
   read -r d kind < "$u"
   body=$(tail -n +2 "$u")
-  key="$d|$body"; grep -qxF "$key" $seen 2>/dev/null && continue; printf '%s\n' "$key" >> $seen
+  key=$(printf '%s|%s' "$d" "$body" | cksum)  # one line per unit, however many lines its script has
+  grep -qxF "$key" $seen && continue; printf '%s\n' "$key" >> $seen
   w=$t/w_$(basename $u); mkdir -p $w/results
   # outputs: /tmp/X and bare names after --out= / --in= -> scratch; DIR/results -> scratch
   run=$(printf '%s\n' "$body" | sed -E "s#/tmp/#$w/#g; s#--out=[a-z0-9]+/results#--out=$w/results#g; s#--(out|in)=([A-Za-z0-9_.-]+)( |$)#--\1=$w/\2\3#g")
