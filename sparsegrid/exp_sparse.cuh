@@ -51,9 +51,15 @@ static const struct { int M, G, threads, nbuf, pairs, minb; } SPARSE_PIPE[SPARSE
  * limit the blocks per SM. */
 #define SPARSE_CLU_N 4
 static const struct { int M, threads; } SPARSE_CLU[SPARSE_CLU_N] = {{3, 256}, {3, 512}, {3, 128}, {4, 256}};
+/* k_sparse_fam configurations (sparse_fam.cuh: a warp's lanes over the poles of a family, one grid
+ * per block): {threads, buffers}.  One buffer: more blocks (grids) per SM; two: the next grid's load
+ * runs while this one is computed (d = 5, 6 in double, where one block fills the shared memory).
+ * Grids with poles longer than 5 levels (d = 2, 3 at the sweep's levels) are left out. */
+#define SPARSE_FAM_N 6
+static const struct { int threads, nbuf; } SPARSE_FAM[SPARSE_FAM_N] = {{128, 1}, {256, 1}, {512, 1}, {256, 2}, {512, 2}, {1024, 2}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N + \
-     2 * SPARSE_CLU_N)
+     2 * SPARSE_CLU_N + 2 * SPARSE_FAM_N)
 
 /* The GPU plans of one grid: k_sparse (block sizes x {computed offsets, offset table}) and
  * k_sparse_multi (SPARSE_MULTI x block sizes); plans that do not fit are left out. */
@@ -68,6 +74,8 @@ typedef struct {
     int npv;
     sgst_gpu cv[SPARSE_CLU_N];
     int ncv;
+    sgf_gpu fv[SPARSE_FAM_N];
+    int nfv;
 } sparse_plans;
 
 /* The k_sparse_stream plans of grid g (SPARSE_STREAM), each described in a # stream_plan: line. */
@@ -159,6 +167,26 @@ static void sparse_clu_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *
     }
 }
 
+/* The k_sparse_fam plans of grid g (SPARSE_FAM), each described in a # fam_plan: line. */
+static void sparse_fam_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
+{
+    for (int c = 0; c < SPARSE_FAM_N; c++) {
+        char err[200];
+        sgf_gpu *s = p->fv + p->nfv;
+        int rc = sgf_gpu_setup(s, g, elem, SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, o->c.device, o->max_blocks, err, sizeof err);
+        if (rc) {
+            datfile_meta(d, "fam_plan", "d=%d n=%d: %d threads %d buffers left out: %s", g->d, g->n, SPARSE_FAM[c].threads,
+                         SPARSE_FAM[c].nbuf, err);
+            continue;
+        }
+        p->nfv++;
+        datfile_meta(d, "fam_plan", "d=%d n=%d: gpu_sparse_fam_b%d, %d threads: %d tasks (warp tasks) per grid, %.2f updates "
+                     "per point, %.1f%% of the lanes hold a pole, poles up to %d levels, %zu bytes of shared memory per block, "
+                     "%d blocks per SM, %d registers per thread, %d blocks launched at most", g->d, g->n, s->nbuf, s->threads,
+                     s->ntask, s->items_pt, 100 * s->lanes_used, s->MM, s->smem, s->per_sm, s->regs, s->blocks);
+    }
+}
+
 static void sparse_plans_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
 {
     memset(p, 0, sizeof *p);
@@ -185,6 +213,7 @@ static void sparse_plans_setup(const sg_opts *o, sparse_plans *p, const sgs_grid
     sparse_stream_setup(o, p, g, elem, d);
     sparse_pipe_setup(o, p, g, elem, d);
     sparse_clu_setup(o, p, g, elem, d);
+    sparse_fam_setup(o, p, g, elem, d);
 }
 
 static void sparse_plans_free(sparse_plans *p)
@@ -194,6 +223,7 @@ static void sparse_plans_free(sparse_plans *p)
     for (int c = 0; c < p->nsv; c++) sgst_gpu_free(p->sv + c);
     for (int c = 0; c < p->npv; c++) sgst_gpu_free(p->pv + c);
     for (int c = 0; c < p->ncv; c++) sgst_gpu_free(p->cv + c);
+    for (int c = 0; c < p->nfv; c++) sgf_gpu_free(p->fv + c);
 }
 
 /* Does name start with one of the comma-separated prefixes of impls (NULL or "": every name)? */
@@ -271,6 +301,14 @@ static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, c
             impl_add(list, &n, SPARSE_GPU_CLU, inv, p->cv[c].threads, NULL, NULL, name, impls);
             if (n > before) list[n - 1].sv = p->cv + c;
         }
+    for (int inv = 0; inv < 2; inv++)
+        for (int c = 0; c < p->nfv; c++) {
+            char name[48];
+            snprintf(name, sizeof name, "gpu_sparse_fam_b%d", p->fv[c].nbuf);
+            int before = n;
+            impl_add(list, &n, SPARSE_GPU_FAM, inv, p->fv[c].threads, NULL, NULL, name, impls);
+            if (n > before) list[n - 1].fv = p->fv + c;
+        }
     return n;
 }
 
@@ -305,8 +343,8 @@ static void sparse_reference(const sg_opts *o, batch *b, const sgs_grid *g, long
 
 /* The best row of each kind at the largest batch, for the # result: lines. */
 typedef struct {
-    double gpu[2], cpu[2], cpu_gbs[2], multi[2], stream[2], pipe[2], clu[2]; /* % of the ceiling, [inverse] */
-    const sparse_impl *gpu_at[2], *cpu_at[2], *multi_at[2], *stream_at[2], *pipe_at[2], *clu_at[2];
+    double gpu[2], cpu[2], cpu_gbs[2], multi[2], stream[2], pipe[2], clu[2], fam[2]; /* % of the ceiling, [inverse] */
+    const sparse_impl *gpu_at[2], *cpu_at[2], *multi_at[2], *stream_at[2], *pipe_at[2], *clu_at[2], *fam_at[2];
 } sparse_best;
 
 static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, double gbs)
@@ -317,6 +355,7 @@ static void sparse_note_best(sparse_best *r, const sparse_impl *m, double pct, d
     if (m->kind == SPARSE_GPU_STREAM && pct > r->stream[i]) { r->stream[i] = pct; r->stream_at[i] = m; }
     if (m->kind == SPARSE_GPU_PIPE && pct > r->pipe[i]) { r->pipe[i] = pct; r->pipe_at[i] = m; }
     if (m->kind == SPARSE_GPU_CLU && pct > r->clu[i]) { r->clu[i] = pct; r->clu_at[i] = m; }
+    if (m->kind == SPARSE_GPU_FAM && pct > r->fam[i]) { r->fam[i] = pct; r->fam_at[i] = m; }
     if ((m->kind == SPARSE_CPU_TUNED || m->kind == SPARSE_CPU_SHIFT) && pct > r->cpu[i]) {
         r->cpu[i] = pct;
         r->cpu_gbs[i] = gbs;
@@ -353,6 +392,15 @@ static void sparse_write_best(datfile *d, const sgs_grid *g, const sparse_best *
                          inv ? " (inverse)" : "", r->clu[inv], m->name, m->threads, m->sv->per_sm, r->pipe[inv]);
             fprintf(stderr, "sparse %s d=%d: best clu%s %.1f%% of copy (%s, %d threads), best pipe %.1f%%\n", prec, g->d,
                     inv ? " inverse" : "", r->clu[inv], m->name, m->threads, r->pipe[inv]);
+        }
+    for (int inv = 0; inv < 2; inv++)
+        if (r->fam_at[inv]) {
+            const sparse_impl *m = r->fam_at[inv];
+            datfile_meta(d, "fam_result", "d=%d n=%d at the largest batch: best gpu_sparse_fam%s %.1f%% of copy "
+                         "(%s, %d threads, %d blocks per SM); best gpu_sparse_pipe %.1f%%", g->d, g->n,
+                         inv ? " (inverse)" : "", r->fam[inv], m->name, m->threads, m->fv->per_sm, r->pipe[inv]);
+            fprintf(stderr, "sparse %s d=%d: best fam%s %.1f%% of copy (%s, %d threads), best pipe %.1f%%\n", prec, g->d,
+                    inv ? " inverse" : "", r->fam[inv], m->name, m->threads, r->pipe[inv]);
         }
     for (int inv = 0; inv < 2; inv++)
         if (r->multi_at[inv]) {

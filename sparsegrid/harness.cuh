@@ -29,6 +29,7 @@
 #include "sparse_multi.cuh"
 #include "sparse_stream.cuh"
 #include "sparse_cluster.cuh"
+#include "sparse_fam.cuh"
 
 #define ROUNDTRIP_TOL 4e-6 /* fp32 round trip error / |u|max (tests/host/test_sparsegrid_hier.c) */
 
@@ -397,7 +398,8 @@ typedef enum {
     SPARSE_CPU_SHIFT,        /* the thesis's dimensional shift (sgs_cpu_shift_f/d) */
     SPARSE_GPU_STREAM,       /* k_sparse_stream: whole poles per thread, one barrier per pass (sgst_gpu) */
     SPARSE_GPU_PIPE,         /* k_sparse_pipe: the same tasks, a cheaper walk, bulk copies (sgst_gpu, pipe) */
-    SPARSE_GPU_CLU           /* k_sparse_clu: the same tasks, one grid over a cluster of two blocks (sgst_gpu) */
+    SPARSE_GPU_CLU,          /* k_sparse_clu: the same tasks, one grid over a cluster of two blocks (sgst_gpu) */
+    SPARSE_GPU_FAM           /* k_sparse_fam: a warp's lanes over the poles of a family (sgf_gpu) */
 } sparse_kind;
 
 /* A named implementation; name is the rows' impl column. */
@@ -408,6 +410,7 @@ typedef struct {
     const sgs_dev *dv;   /* SPARSE_GPU */
     const sgs_multi *mv; /* SPARSE_GPU_MULTI */
     const sgst_gpu *sv;  /* SPARSE_GPU_STREAM, SPARSE_GPU_PIPE, SPARSE_GPU_CLU */
+    const sgf_gpu *fv;   /* SPARSE_GPU_FAM */
 } sparse_impl;
 
 /* C++ overloads of sparse.h's float/double functions, for the templates below. */
@@ -444,6 +447,7 @@ static void sparse_gpu(void *p, cudaStream_t s)
     case SPARSE_GPU_STREAM:
     case SPARSE_GPU_PIPE: sgst_gpu_run<T>(j->m->sv, src, dst, j->G, j->m->inverse, s); break;
     case SPARSE_GPU_CLU: sgcl_gpu_run<T>(j->m->sv, src, dst, j->G, j->m->inverse, s); break;
+    case SPARSE_GPU_FAM: sgf_gpu_run<T>(j->m->fv, src, dst, j->G, j->m->inverse, s); break;
     default: DIE("sparse_gpu: %s is not a GPU job", j->m->name);
     }
 }

@@ -1,0 +1,268 @@
+/* sparsegrid/sparse_fam.h -- k_sparse_fam's plan and index logic: sparse-grid (de)hierarchization
+ * with the lanes of a warp over the poles of a family (thesis ch. 6, Algorithm 1 along poles;
+ * the grid, its subspace order and the 1D transform: sparse.h, thesis section 2.3.2).  Plain C
+ * with HD functions: the kernel (sparse_fam.cuh) calls exactly these functions, and
+ * tests/host/test_sparsegrid_fam.c replays every task of a plan lane by lane with them.
+ *
+ * Why.  k_sparse_pipe (sparse_stream.cuh) gives each thread its own pole task and reads, per
+ * task, a 4-byte task entry and a 16-byte family record (the single items of the level-1 poles:
+ * a 4-byte item) from L1/L2: at d = 6 that is 26-31 thread instructions per update where the
+ * update itself needs 6, and the table of d = 6 (88 KB) misses L1 when three blocks share an SM
+ * (NOTES.md, "A reading of the d = 6 profiles").  Here a task is one warp's: 32 poles of one
+ * family (lane i takes pole p0 + i) or, for families of fewer than 32 poles, 32 / P families of
+ * the same shape (lane i takes pole i mod P of family f0 + i / P).  A lane finds its pole from
+ * its lane number; the task (8 bytes) is one load per warp and the family record (16 bytes) one
+ * per family, both prefetched a task ahead; nothing is read per pole.
+ *
+ * Poles and families (as sparse_stream.h).  For pass k, a family is a subspace with l_k = 0
+ * together with the subspaces that differ from it only in l_k = 1..m (m = the largest level
+ * kept).  Its P = 2^pb poles p = a + S c (a: the dimensions below k, S = 2^sb points; c: those
+ * above) each hold the 2^m + 1 points of a full 1D grid of level m: pole position X = 0 .. 2^m
+ * has level lev = m - ctz(X) (0 at X = 0, 2^m) and index w = X >> (ctz(X) + 1) inside its 1D
+ * subspace (0, 1 on the boundary), stored at
+ *     off[lev] + p + hi (np(lev) - 1) + S w,     hi = S c = p with its low sb bits cleared,
+ * off[lev] the offset of the family's subspace with l_k = lev.  A lane holds its pole in
+ * registers (2^m + 1 values, m <= SGF_MMAX = 5) and runs Algorithm 1 on it: hierarchizing finest
+ * level first (c = u - (u_left + u_right) / 2), dehierarchizing coarsest first, with the same
+ * sg_surplus()/sg_unsurplus() as the CPU on the same values, so the result is bitwise the CPU's.
+ * Poles are disjoint and a pole's update reads only its own points, so the tasks of a pass are
+ * independent: one barrier per pass.  The passes run k = 0 .. d-1 in both directions, as the CPU.
+ *
+ * Limits (the plan refuses otherwise): m <= 5 (the sweep's grids of d = 4, 5, 6; d = 2, 3 have
+ * longer poles, which k_sparse_pipe cuts into tiers), grids of at most 65536 points (16-bit
+ * offsets).
+ *
+ * Model (float, d = 6, n = 3; counted from the plan by the host test, SASS to be read): per
+ * update of a pole of level m the lane runs (2^m + 1) LDS, 2 (2^m - 1) FP and (2^m - 1) STS, plus
+ * about m + 6 index instructions per pole: about 14, 8 and 6.5 instructions per update for
+ * m = 1, 2, 3 against 25, 20 and 13 in k_sparse_pipe, and no load per pole. */
+#ifndef SPARSEGRID_SPARSE_FAM_H
+#define SPARSEGRID_SPARSE_FAM_H
+
+#include "sparse.h"
+
+#define SGF_MMAX 5                       /* pole levels a lane holds in registers */
+#define SGF_PTS ((1 << SGF_MMAX) + 1)    /* values of a pole */
+#define SGF_MAXPTS 65536                 /* 16-bit offsets */
+#define SGF_LANES 32                     /* lanes of a task: one warp */
+
+#ifdef __CUDA_ARCH__
+#define SGF_UNROLL _Pragma("unroll")
+#define SGF_LDG(p) __ldg(p)
+#else
+#define SGF_UNROLL
+#define SGF_LDG(p) (*(p))
+#endif
+#ifdef __CUDACC__
+#define SGF_FI static __forceinline__ __host__ __device__
+#else
+#define SGF_FI static inline
+#endif
+
+/* A family record (16 bytes): w[0] = sb | m << 5, w[1..3] = off[0..5], two 16-bit offsets a word. */
+typedef struct {
+    unsigned w[4];
+} __attribute__((aligned(16))) sgf_rec;
+
+/* A task (8 bytes): f0 = its first family record; q = p0 | pbc << 16 | nl << 19 | m << 25:
+ * lane i < nl takes pole p0 + (i mod 2^pbc) of family f0 + i / 2^pbc, a pole of level m. */
+typedef struct {
+    unsigned f0, q;
+} __attribute__((aligned(8))) sgf_task;
+
+typedef struct {
+    int d, n;
+    long long npts;
+    int pass[SGS_MAXD + 1];  /* the tasks of pass k: [pass[k], pass[k + 1]) */
+    int ntask, nrec;
+    sgf_task *task;
+    sgf_rec *rec;
+    long long items;         /* updates per grid (points with l_k >= 1, summed over k) */
+    long long lanes;         /* lane slots of all tasks (32 ntask) and the poles among them */
+    long long poles;
+    long long poles_of[SGF_MMAX + 1]; /* poles of level m */
+} sgf_plan;
+
+/* ------------------------------------------------------------------ HD index functions */
+
+SGF_FI int sgf_task_p0(sgf_task t) { return (int)(t.q & 0xFFFFu); }
+SGF_FI int sgf_task_pbc(sgf_task t) { return (int)((t.q >> 16) & 7u); }
+SGF_FI int sgf_task_nl(sgf_task t) { return (int)((t.q >> 19) & 63u); }
+SGF_FI int sgf_task_m(sgf_task t) { return (int)((t.q >> 25) & 7u); }
+/* The family record and pole of lane i of task t (i < nl). */
+SGF_FI int sgf_lane_rec(sgf_task t, int i) { return (int)t.f0 + (i >> sgf_task_pbc(t)); }
+SGF_FI int sgf_lane_pole(sgf_task t, int i) { return sgf_task_p0(t) + (i & ((1 << sgf_task_pbc(t)) - 1)); }
+
+SGF_FI int sgf_rec_sb(const sgf_rec *r) { return (int)(r->w[0] & 31u); }
+SGF_FI int sgf_rec_m(const sgf_rec *r) { return (int)((r->w[0] >> 5) & 7u); }
+SGF_FI int sgf_rec_off(const sgf_rec *r, int lev) { return (int)((r->w[1 + (lev >> 1)] >> (16 * (lev & 1))) & 0xFFFFu); }
+
+/* Trailing zero bits of X = 1..63 as compile-time tests (folds to a constant for constant X). */
+SGF_FI int sgf_ctz6(int X) { return X & 1 ? 0 : X & 2 ? 1 : X & 4 ? 2 : X & 8 ? 3 : X & 16 ? 4 : 5; }
+
+/* Offset of pole position X (0 .. 2^MU) of pole p of the family of record r (see the header). */
+SGF_FI int sgf_addr(const sgf_rec *r, int p, int MU, int X)
+{
+    int sb = sgf_rec_sb(r), hi = (p >> sb) << sb, lev = 0, w = X != 0;
+    if (X != 0 && X != (1 << MU)) {
+        int z = sgf_ctz6(X);
+        lev = MU - z;
+        w = X >> (z + 1);
+    }
+    int npm1 = lev == 0 ? 1 : (1 << (lev - 1)) - 1; /* np(lev) - 1 */
+    return sgf_rec_off(r, lev) + p + hi * npm1 + (w << sb);
+}
+
+/* The 1D transform of thesis Algorithm 1 on pole p of level MU, in registers: hierarchize
+ * (finest level first) or dehierarchize (coarsest first).  MU is a constant where the kernel
+ * calls it, so the loops unroll and v[] lives in registers. */
+#define SGF_DEFINE(T, SUF, SURPLUS, UNSURPLUS)                                                        \
+    SGF_FI void sgf_pole_##SUF(T *u, const sgf_rec *r, int p, int MU, int inverse)                     \
+    {                                                                                                 \
+        int a[SGF_PTS];                                                                               \
+        T v[SGF_PTS];                                                                                 \
+        SGF_UNROLL for (int X = 0; X <= (1 << MU); X++) {                                             \
+            a[X] = sgf_addr(r, p, MU, X);                                                             \
+            v[X] = u[a[X]];                                                                           \
+        }                                                                                             \
+        if (!inverse) {                                                                               \
+            SGF_UNROLL for (int z = 0; z < MU; z++)                                                   \
+                SGF_UNROLL for (int X = 1 << z; X < (1 << MU); X += 2 << z)                           \
+                    v[X] = SURPLUS(v[X], v[X - (1 << z)], v[X + (1 << z)]);                           \
+        } else {                                                                                      \
+            SGF_UNROLL for (int z = MU - 1; z >= 0; z--)                                              \
+                SGF_UNROLL for (int X = 1 << z; X < (1 << MU); X += 2 << z)                           \
+                    v[X] = UNSURPLUS(v[X], v[X - (1 << z)], v[X + (1 << z)]);                         \
+        }                                                                                             \
+        SGF_UNROLL for (int X = 1; X < (1 << MU); X++) u[a[X]] = v[X];                                \
+    }
+SGF_DEFINE(float, f, sg_surplus, sg_unsurplus)
+SGF_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
+#undef SGF_DEFINE
+
+/* ------------------------------------------------------------------------- the plan (host) */
+
+static inline void sgf_plan_free(sgf_plan *p)
+{
+    free(p->task);
+    free(p->rec);
+    memset(p, 0, sizeof *p);
+}
+
+/* One family of pass k: subspace s (l_k = 0), pole level m, sb, pb, and off[0..m]. */
+typedef struct {
+    int s, m, sb, pb;
+    int off[SGF_MMAX + 1];
+} sgf_family;
+
+/* Families of a pass in task order: largest poles first (the warps take the tasks of a pass
+ * round robin, so the long tasks start first), then most poles first, then storage order. */
+static int sgf_family_cmp(const void *x, const void *y)
+{
+    const sgf_family *a = (const sgf_family *)x, *b = (const sgf_family *)y;
+    if (a->m != b->m) return b->m - a->m;
+    if (a->pb != b->pb) return b->pb - a->pb;
+    return a->s - b->s;
+}
+
+/* The subspace of g with level vector l (-1: not kept). */
+static inline int sgf_lookup(const sgs_grid *g, const int *l)
+{
+    long long key = 0;
+    for (int j = g->d - 1; j >= 0; j--) {
+        if (l[j] < 0 || l[j] > g->n) return -1;
+        key = key * (g->n + 1) + l[j];
+    }
+    return g->lookup[key];
+}
+
+/* The plan of grid g (sparse.h: sparse, or full in subspace order).  Returns 0, or -1 with a
+ * message in err (poles longer than SGF_MMAX levels, more than SGF_MAXPTS points, out of memory). */
+static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, char *err, size_t errsz)
+{
+    memset(p, 0, sizeof *p);
+    if (g->npts > SGF_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit offsets reach %d", g->npts, SGF_MAXPTS); return -1; }
+    int d = g->d;
+    p->d = d;
+    p->n = g->n;
+    p->npts = g->npts;
+    /* at most nsub families a pass; tasks: at most one per family plus one per 32 poles */
+    sgf_family *fam = (sgf_family *)malloc(sizeof(sgf_family) * (size_t)(g->nsub + 1));
+    p->rec = (sgf_rec *)calloc((size_t)d * (size_t)g->nsub + 1, sizeof(sgf_rec));
+    p->task = (sgf_task *)calloc((size_t)d * ((size_t)g->nsub + (size_t)(g->npts / SGF_LANES)) + 1, sizeof(sgf_task));
+    if (!fam || !p->rec || !p->task) {
+        free(fam);
+        sgf_plan_free(p);
+        snprintf(err, errsz, "out of host memory");
+        return -1;
+    }
+    for (int k = 0; k < d; k++) {
+        int nf = 0;
+        for (int s = 0; s < g->nsub; s++) {
+            const int *ls = g->lev + (long long)s * d;
+            if (ls[k] != 0) continue;
+            int l[SGS_MAXD], m = 0;
+            memcpy(l, ls, sizeof(int) * d);
+            for (l[k] = 1; sgf_lookup(g, l) >= 0; l[k]++) m++;
+            if (m == 0) continue; /* only the boundary along k: nothing to do */
+            if (m > SGF_MMAX) {
+                free(fam);
+                sgf_plan_free(p);
+                snprintf(err, errsz, "poles of level %d along dimension %d: a lane holds at most %d levels", m, k, SGF_MMAX);
+                return -1;
+            }
+            sgf_family *f = fam + nf++;
+            f->s = s;
+            f->m = m;
+            f->sb = f->pb = 0;
+            for (int j = 0; j < d; j++) {
+                if (j < k) f->sb += sgs_lbits(ls[j]);
+                if (j != k) f->pb += sgs_lbits(ls[j]);
+            }
+            for (l[k] = 0; l[k] <= m; l[k]++) f->off[l[k]] = (int)g->off[sgf_lookup(g, l)];
+        }
+        qsort(fam, (size_t)nf, sizeof *fam, sgf_family_cmp);
+        p->pass[k] = p->ntask;
+        for (int i = 0; i < nf;) {
+            const sgf_family *f = fam + i;
+            int pbc = f->pb < 5 ? f->pb : 5, per = SGF_LANES >> pbc, cnt = 0; /* families per task */
+            while (cnt < per && i + cnt < nf && fam[i + cnt].m == f->m && fam[i + cnt].pb == f->pb) cnt++;
+            int r0 = p->nrec;
+            for (int c = 0; c < cnt; c++) {
+                const sgf_family *h = fam + i + c;
+                sgf_rec *rc = p->rec + p->nrec++;
+                rc->w[0] = (unsigned)h->sb | (unsigned)h->m << 5;
+                for (int lev = 0; lev <= h->m; lev++) rc->w[1 + (lev >> 1)] |= (unsigned)h->off[lev] << (16 * (lev & 1));
+                p->items += (long long)(1 << h->pb) * ((1 << h->m) - 1);
+                p->poles += 1LL << h->pb;
+                p->poles_of[h->m] += 1LL << h->pb;
+            }
+            for (long long p0 = 0; p0 < (1LL << f->pb); p0 += 1 << pbc) {
+                sgf_task *t = p->task + p->ntask++;
+                t->f0 = (unsigned)r0;
+                t->q = (unsigned)p0 | (unsigned)pbc << 16 | (unsigned)(cnt << pbc) << 19 | (unsigned)f->m << 25;
+            }
+            i += cnt;
+        }
+    }
+    p->pass[d] = p->ntask;
+    p->lanes = (long long)SGF_LANES * p->ntask;
+    free(fam);
+    return 0;
+}
+
+/* One grid u hierarchized (or dehierarchized) by the plan's tasks, lane by lane, in the order
+ * given: the kernel's work without the threads (the host test's replay). */
+#define SGF_REPLAY(T, SUF)                                                                            \
+    static inline void sgf_replay_##SUF(T *u, const sgf_plan *p, int inverse)                        \
+    {                                                                                                 \
+        for (int t = 0; t < p->ntask; t++)                                                            \
+            for (int i = 0; i < sgf_task_nl(p->task[t]); i++)                                         \
+                sgf_pole_##SUF(u, p->rec + sgf_lane_rec(p->task[t], i), sgf_lane_pole(p->task[t], i), \
+                               sgf_task_m(p->task[t]), inverse);                                      \
+    }
+SGF_REPLAY(float, f)
+SGF_REPLAY(double, d)
+#undef SGF_REPLAY
+
+#endif

@@ -1,0 +1,193 @@
+/* tests/host/test_sparsegrid_fam.c -- the index logic of k_sparse_fam (sparsegrid/sparse_fam.h:
+ * the lanes of a warp over the poles of a family), replayed on the host with the same HD
+ * functions the kernel calls:
+ *   - every lane's offsets equal the generic map sgs_offset() of the pole point they stand for
+ *     (the family's head subspace found from off[0], the pole split as a + S c: an independent
+ *     route), and lie in the grid;
+ *   - independence of a pass (what makes any order of its tasks, and one barrier a pass, exact):
+ *     no point is written by two lanes of a pass, no lane reads a point another lane writes;
+ *   - coverage: in pass k every point with l_k >= 1 is written exactly once, no point with
+ *     l_k = 0 is; the plan's update count equals the points with l_k >= 1 summed over k;
+ *   - the task fields: lanes used nl in 1..32, a multiple of the poles per family, the lanes of a
+ *     task all of one pole level m (the kernel's switch is warp-uniform), tasks of a pass sorted
+ *     by m (largest first), pass bounds increasing;
+ *   - a replay task by task (forward and in reverse task order within each pass) == the
+ *     pole-wise CPU reference sgs_ref_f/d bitwise, d = 1..6, float and double, both directions,
+ *     from level 1 to the largest level whose poles fit (m <= 5), and on full grids in subspace
+ *     order; the refusals: poles longer than 5 levels, more than 65536 points. */
+#include <math.h>
+#include "../../sparsegrid/sparse_fam.h"
+#include "../../common/testlib.h"
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* The head subspace (l_k = 0) of record r in pass k: the subspace at off[0] with l_k = 0. */
+static int head_of(const sgs_grid *g, const sgf_rec *r, int k)
+{
+    for (int s = 0; s < g->nsub; s++)
+        if (g->off[s] == sgf_rec_off(r, 0) && g->lev[(long long)s * g->d + k] == 0) return s;
+    return -1;
+}
+
+/* Offsets, independence, coverage and task fields of plan p; returns the failures. */
+static long long check_plan(const sgs_grid *g, const sgf_plan *p)
+{
+    long long N = g->npts, bad_map = 0, bad_range = 0, dup = 0, read_written = 0, cover = 0, fields = 0, items = 0;
+    int *wr = (int *)malloc(sizeof(int) * N);
+    for (int k = 0; k < g->d; k++) {
+        if (p->pass[k] > p->pass[k + 1]) fields++;
+        for (long long i = 0; i < N; i++) wr[i] = -1;
+        for (int pass = 0; pass < 2; pass++) /* 0: writes, 1: reads against them */
+            for (int t = p->pass[k]; t < p->pass[k + 1]; t++) {
+                sgf_task tk = p->task[t];
+                int m = sgf_task_m(tk), nl = sgf_task_nl(tk), pbc = sgf_task_pbc(tk);
+                if (pass == 0) {
+                    if (m < 1 || m > SGF_MMAX || nl < 1 || nl > SGF_LANES || nl % (1 << pbc)) fields++;
+                    if (t > p->pass[k] && m > sgf_task_m(p->task[t - 1])) fields++;
+                }
+                for (int i = 0; i < nl && i < SGF_LANES; i++) {
+                    int ri = sgf_lane_rec(tk, i), pole = sgf_lane_pole(tk, i);
+                    if (ri < 0 || ri >= p->nrec) { fields++; continue; }
+                    const sgf_rec *r = p->rec + ri;
+                    if (sgf_rec_m(r) != m) fields++;
+                    int a[SGF_PTS];
+                    for (int X = 0; X <= (1 << m); X++) {
+                        a[X] = sgf_addr(r, pole, m, X);
+                        if (a[X] < 0 || a[X] >= N) bad_range++;
+                    }
+                    if (bad_range) continue;
+                    int lane_id = t * SGF_LANES + i;
+                    if (pass == 0) {
+                        for (int X = 1; X < (1 << m); X++) {
+                            if (wr[a[X]] >= 0) dup++;
+                            wr[a[X]] = lane_id;
+                            items++;
+                        }
+                        /* the generic map: pole = a0 + S c0 of the head subspace, position X along k */
+                        int s = head_of(g, r, k);
+                        if (s < 0) { bad_map++; continue; }
+                        int sb = sgf_rec_sb(r), S = 1 << sb;
+                        long long idx[SGS_MAXD];
+                        sgs_point_index(g, s, (pole & (S - 1)) + (long long)S * 2 * (pole >> sb), idx);
+                        for (int X = 0; X <= (1 << m); X++) {
+                            idx[k] = (long long)X << (g->n - m);
+                            if (sgs_offset(g, idx) != a[X]) bad_map++;
+                        }
+                    } else {
+                        for (int X = 0; X <= (1 << m); X++)
+                            if (wr[a[X]] >= 0 && wr[a[X]] != lane_id) read_written++;
+                    }
+                }
+            }
+        for (int s = 0; s < g->nsub; s++) {
+            int lk = g->lev[(long long)s * g->d + k];
+            for (long long i = g->off[s]; i < g->off[s + 1]; i++)
+                if ((wr[i] >= 0) != (lk >= 1)) cover++;
+        }
+    }
+    free(wr);
+    T_EQ_INT(bad_range, 0);
+    T_EQ_INT(bad_map, 0);
+    T_EQ_INT(dup, 0);
+    T_EQ_INT(read_written, 0);
+    T_EQ_INT(cover, 0);
+    T_EQ_INT(fields, 0);
+    T_EQ_INT(items, p->items);
+    T_CHECK(p->pass[0] == 0 && p->pass[g->d] == p->ntask);
+    return bad_range + bad_map + dup + read_written + cover + fields + (items != p->items);
+}
+
+/* The plan's tasks in reverse order within each pass (any order of a pass is exact). */
+static void reverse_passes(sgf_plan *p)
+{
+    for (int k = 0; k < p->d; k++)
+        for (int a = p->pass[k], b = p->pass[k + 1] - 1; a < b; a++, b--) {
+            sgf_task t = p->task[a];
+            p->task[a] = p->task[b];
+            p->task[b] = t;
+        }
+}
+
+#define REPLAY_TEST(T, SUF)                                                                           \
+    static void replay_##SUF(const sgs_grid *g, sgf_plan *p, uint64_t *seed)                         \
+    {                                                                                                 \
+        long long N = g->npts;                                                                        \
+        T *u = (T *)malloc(sizeof(T) * N), *ref = (T *)malloc(sizeof(T) * N), *x = (T *)malloc(sizeof(T) * N); \
+        for (long long i = 0; i < N; i++) u[i] = (T)((double)(rnd(seed) % 2000001) / 1e6 - 1.0);      \
+        for (int inv = 0; inv < 2; inv++)                                                             \
+            for (int rev = 0; rev < 2; rev++) {                                                       \
+                memcpy(ref, u, sizeof(T) * N);                                                        \
+                T_CHECK(sgs_ref_##SUF(ref, g, inv) == 0);                                             \
+                memcpy(x, u, sizeof(T) * N);                                                          \
+                if (rev) reverse_passes(p);                                                           \
+                sgf_replay_##SUF(x, p, inv);                                                          \
+                if (rev) reverse_passes(p);                                                           \
+                T_CHECK(memcmp(x, ref, sizeof(T) * N) == 0);                                          \
+            }                                                                                         \
+        free(u); free(ref); free(x);                                                                  \
+    }
+REPLAY_TEST(float, f)
+REPLAY_TEST(double, d)
+
+int main(void)
+{
+    uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    char err[200];
+    /* the largest level whose poles fit 5 levels per d: d = 1, 2 level 5 (m = n + d - 1 - (d - 1) = n),
+     * d = 3 level 5 (m = n), d = 4 level 5, d = 5 level 5 (too large above), d = 6 level 4 */
+    static const int NMAX[SGS_MAXD + 1] = {0, 5, 5, 5, 5, 4, 4};
+    for (int d = 1; d <= SGS_MAXD; d++)
+        for (int n = 1; n <= NMAX[d]; n++) {
+            sgs_grid g;
+            if (sgs_init(&g, d, n, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
+            sgf_plan p;
+            if (sgf_plan_build(&p, &g, err, sizeof err)) { fprintf(stderr, "d=%d n=%d: %s\n", d, n, err); T_CHECK(0); sgs_free(&g); continue; }
+            if (!check_plan(&g, &p)) {
+                replay_f(&g, &p, &seed);
+                replay_d(&g, &p, &seed);
+            }
+            sgf_plan_free(&p);
+            if (n == NMAX[d] && d <= 4) { /* one level more: poles of level 6 */
+                sgs_grid h;
+                if (!sgs_init(&h, d, n + 1, err, sizeof err)) {
+                    T_EQ_INT(sgf_plan_build(&p, &h, err, sizeof err), -1);
+                    T_CHECK(strstr(err, "level 6") != NULL);
+                    sgs_free(&h);
+                }
+            }
+            sgs_free(&g);
+        }
+    /* full grids in subspace order, level 1 (and 0) in some dimensions */
+    static const int FULL[][SGS_MAXD + 1] = {
+        {2, 1, 5}, {2, 4, 1}, {3, 1, 3, 1}, {3, 0, 2, 3}, {4, 2, 1, 2, 1}, {4, 1, 1, 1, 1},
+        {5, 1, 2, 1, 2, 1}, {6, 1, 1, 2, 1, 1, 2}, {6, 2, 1, 1, 1, 1, 0}, {1, 1}};
+    for (size_t i = 0; i < sizeof FULL / sizeof FULL[0]; i++) {
+        sgs_grid g;
+        int d = FULL[i][0];
+        if (sgs_init_full(&g, d, FULL[i] + 1, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
+        sgf_plan p;
+        if (sgf_plan_build(&p, &g, err, sizeof err)) { fprintf(stderr, "full %zu: %s\n", i, err); T_CHECK(0); sgs_free(&g); continue; }
+        if (!check_plan(&g, &p)) {
+            replay_f(&g, &p, &seed);
+            replay_d(&g, &p, &seed);
+        }
+        sgf_plan_free(&p);
+        sgs_free(&g);
+    }
+    /* more than 65536 points: refused (d = 6, level 5) */
+    sgs_grid g;
+    if (!sgs_init(&g, 6, 5, err, sizeof err)) {
+        sgf_plan p;
+        T_CHECK(g.npts > SGF_MAXPTS);
+        T_EQ_INT(sgf_plan_build(&p, &g, err, sizeof err), -1);
+        T_CHECK(strstr(err, "16-bit") != NULL);
+        sgs_free(&g);
+    }
+    return T_DONE();
+}
