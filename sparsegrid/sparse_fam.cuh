@@ -47,37 +47,40 @@ static __device__ __forceinline__ sgf_rec sgf_rec_load(const sgf_rec *r)
     return v;
 }
 
-/* Pass k over the grid u in shared memory: this warp's tasks, the next task and its records
- * loaded while the current one is computed. */
+/* The R poles p, p + st, ... of level MU of one lane. */
+template <typename T, int MU>
+static __device__ __forceinline__ void sgf_poles(T *u, const sgf_rec *r, int p, int st, int R, int inverse)
+{
+#pragma unroll 1
+    for (int i = 0; i < R; i++, p += st) sgf_pole_t(u, r, p, MU, inverse);
+}
+
+/* Pass k over the grid u in shared memory: this warp's tasks, the next task loaded while the
+ * current one is computed. */
 template <typename T, int MM>
 static __device__ __forceinline__ void sgf_pass(T *u, const sgf_dev &g, int k, int inverse)
 {
     const int lane = threadIdx.x & 31, W = blockDim.x >> 5, last = __ldg(g.pass + k + 1);
     int t = __ldg(g.pass + k) + (threadIdx.x >> 5);
     if (t >= last) return;
-    sgf_task tk = sgf_task_load(g.task + t), tn = tk;
+    sgf_task tk = sgf_task_load(g.task + t);
     sgf_rec rc = {{0, 0, 0, 0}};
     if (lane < sgf_task_nl(tk)) rc = sgf_rec_load(g.rec + sgf_lane_rec(tk, lane));
-    if (t + W < last) tn = sgf_task_load(g.task + t + W);
     for (; t < last; t += W) {
-        const int nt = t + W;
-        sgf_task tnn = tn;
-        sgf_rec rn = rc;
-        if (nt < last && lane < sgf_task_nl(tn)) rn = sgf_rec_load(g.rec + sgf_lane_rec(tn, lane));
-        if (nt + W < last) tnn = sgf_task_load(g.task + nt + W);
+        sgf_task tn = tk;
+        if (t + W < last) tn = sgf_task_load(g.task + t + W);
         if (lane < sgf_task_nl(tk)) {
-            const int p = sgf_lane_pole(tk, lane);
+            const int p = sgf_lane_pole(tk, lane), st = 1 << sgf_task_pbc(tk), R = sgf_task_r(tk);
             switch (sgf_task_m(tk)) { /* warp-uniform: a task's poles share their level */
-            case 1: sgf_pole_t(u, &rc, p, 1, inverse); break;
-            case 2: sgf_pole_t(u, &rc, p, 2, inverse); break;
-            case 3: sgf_pole_t(u, &rc, p, 3, inverse); break;
-            case 4: if (MM >= 4) sgf_pole_t(u, &rc, p, MM >= 4 ? 4 : 1, inverse); break;
-            case 5: if (MM >= 5) sgf_pole_t(u, &rc, p, MM >= 5 ? 5 : 1, inverse); break;
+            case 1: sgf_poles<T, 1>(u, &rc, p, st, R, inverse); break;
+            case 2: sgf_poles<T, 2>(u, &rc, p, st, R, inverse); break;
+            case 3: sgf_poles<T, 3>(u, &rc, p, st, R, inverse); break;
+            case 4: if (MM >= 4) sgf_poles<T, MM >= 4 ? 4 : 1>(u, &rc, p, st, R, inverse); break;
+            case 5: if (MM >= 5) sgf_poles<T, MM >= 5 ? 5 : 1>(u, &rc, p, st, R, inverse); break;
             }
         }
+        if (t + W < last && lane < sgf_task_nl(tn)) rc = sgf_rec_load(g.rec + sgf_lane_rec(tn, lane));
         tk = tn;
-        rc = rn;
-        tn = tnn;
     }
 }
 
@@ -134,6 +137,7 @@ __global__ void __launch_bounds__(SGF_MAXT(MM), 1) k_sparse_fam(const T *in, T *
 typedef struct {
     sgf_dev dev;
     int MM, nbuf;     /* the kernel's longest pole, buffers */
+    int rmax;         /* poles of level 1 a lane takes from a task (sgf_plan_build) */
     int threads, bufelems;
     size_t elem, smem; /* dynamic shared memory: 16 bytes of mbarriers and nbuf buffers of N elem + 16 */
     int per_sm, blocks, regs;
@@ -161,17 +165,19 @@ static inline void sgf_gpu_free(sgf_gpu *s)
 }
 
 /* Plans k_sparse_fam for grid h, element size elem (4: float, 8: double), `threads` per block (a
- * multiple of 32 up to SGF_MAXT), nbuf = 1 or 2 buffers (sm_90); max_blocks > 0 caps the grid.
+ * multiple of 32 up to SGF_MAXT), nbuf = 1 or 2 buffers (sm_90), rmax poles of level 1 a lane
+ * takes from a task (1, 2, 4, 8, 16; sgf_plan_build); max_blocks > 0 caps the grid.
  * Returns 0, -1 (refused, nothing allocated, the reason in err: poles longer than 5 levels, more
  * than 65536 points, the buffers do not fit a block's shared memory) or -2 (no block fits an SM). */
-static inline int sgf_gpu_setup(sgf_gpu *s, const sgs_grid *h, size_t elem, int threads, int nbuf, int device, int max_blocks,
-                                char *err, size_t errsz)
+static inline int sgf_gpu_setup(sgf_gpu *s, const sgs_grid *h, size_t elem, int threads, int nbuf, int rmax, int device,
+                                int max_blocks, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     if (elem != sizeof(float) && elem != sizeof(double)) { snprintf(err, errsz, "element size %zu", elem); return -1; }
     if (nbuf != 1 && nbuf != 2) { snprintf(err, errsz, "%d buffers (1 or 2)", nbuf); return -1; }
     sgf_plan p;
-    if (sgf_plan_build(&p, h, err, errsz)) return -1;
+    if (sgf_plan_build(&p, h, rmax, err, errsz)) return -1;
+    s->rmax = rmax;
     int mmax = 1;
     for (int m = 1; m <= SGF_MMAX; m++)
         if (p.poles_of[m]) mmax = m;

@@ -64,8 +64,10 @@ typedef struct {
     unsigned w[4];
 } __attribute__((aligned(16))) sgf_rec;
 
-/* A task (8 bytes): f0 = its first family record; q = p0 | pbc << 16 | nl << 19 | m << 25:
- * lane i < nl takes pole p0 + (i mod 2^pbc) of family f0 + i / 2^pbc, a pole of level m. */
+/* A task (8 bytes): f0 = its first family record; q = p0 | pbc << 16 | nl << 19 | m << 25 | (R - 1) << 28:
+ * lane i < nl takes the R poles p0 + (i mod 2^pbc) + r 2^pbc (r = 0 .. R-1) of family f0 + i / 2^pbc,
+ * poles of level m.  R > 1 spreads the work around a pole (the task and record loads, the walk)
+ * over R poles. */
 typedef struct {
     unsigned f0, q;
 } __attribute__((aligned(8))) sgf_task;
@@ -78,7 +80,8 @@ typedef struct {
     sgf_task *task;
     sgf_rec *rec;
     long long items;         /* updates per grid (points with l_k >= 1, summed over k) */
-    long long lanes;         /* lane slots of all tasks (32 ntask) and the poles among them */
+    int rmax;                /* poles a lane takes from one task: R = min(rmax >> (m - 1), P), at least 1 */
+    long long lanes;         /* lane slots of all tasks (32 ntask) and the poles among them (each lane's first) */
     long long poles;
     long long poles_of[SGF_MMAX + 1]; /* poles of level m */
 } sgf_plan;
@@ -89,7 +92,8 @@ SGF_FI int sgf_task_p0(sgf_task t) { return (int)(t.q & 0xFFFFu); }
 SGF_FI int sgf_task_pbc(sgf_task t) { return (int)((t.q >> 16) & 7u); }
 SGF_FI int sgf_task_nl(sgf_task t) { return (int)((t.q >> 19) & 63u); }
 SGF_FI int sgf_task_m(sgf_task t) { return (int)((t.q >> 25) & 7u); }
-/* The family record and pole of lane i of task t (i < nl). */
+SGF_FI int sgf_task_r(sgf_task t) { return (int)(t.q >> 28) + 1; }
+/* The family record and first pole of lane i of task t (i < nl); its next poles follow 2^pbc apart. */
 SGF_FI int sgf_lane_rec(sgf_task t, int i) { return (int)t.f0 + (i >> sgf_task_pbc(t)); }
 SGF_FI int sgf_lane_pole(sgf_task t, int i) { return sgf_task_p0(t) + (i & ((1 << sgf_task_pbc(t)) - 1)); }
 
@@ -176,12 +180,25 @@ static inline int sgf_lookup(const sgs_grid *g, const int *l)
     return g->lookup[key];
 }
 
-/* The plan of grid g (sparse.h: sparse, or full in subspace order).  Returns 0, or -1 with a
- * message in err (poles longer than SGF_MMAX levels, more than SGF_MAXPTS points, out of memory). */
-static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, char *err, size_t errsz)
+/* Poles a lane takes from one task of poles of level m in families of 2^pb poles. */
+static inline int sgf_poles_per_lane(int rmax, int m, int pb)
+{
+    int r = rmax >> (m - 1);
+    if (r < 1) r = 1;
+    while (r > 1 && r > (1 << pb)) r >>= 1;
+    return r;
+}
+
+/* The plan of grid g (sparse.h: sparse, or full in subspace order), a lane taking up to rmax
+ * poles of level 1 from a task (rmax / 2 of level 2, ...; a power of two, 1..16).  Returns 0, or
+ * -1 with a message in err (poles longer than SGF_MMAX levels, more than SGF_MAXPTS points, rmax
+ * out of range, out of memory). */
+static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, char *err, size_t errsz)
 {
     memset(p, 0, sizeof *p);
+    if (rmax < 1 || rmax > 16 || (rmax & (rmax - 1))) { snprintf(err, errsz, "%d poles per lane (1, 2, 4, 8 or 16)", rmax); return -1; }
     if (g->npts > SGF_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit offsets reach %d", g->npts, SGF_MAXPTS); return -1; }
+    p->rmax = rmax;
     int d = g->d;
     p->d = d;
     p->n = g->n;
@@ -225,7 +242,9 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, char *err, size
         p->pass[k] = p->ntask;
         for (int i = 0; i < nf;) {
             const sgf_family *f = fam + i;
-            int pbc = f->pb < 5 ? f->pb : 5, per = SGF_LANES >> pbc, cnt = 0; /* families per task */
+            int R = sgf_poles_per_lane(rmax, f->m, f->pb), rb = 0;
+            while ((1 << rb) < R) rb++;
+            int pbc = f->pb - rb < 5 ? f->pb - rb : 5, per = SGF_LANES >> pbc, cnt = 0; /* lanes a family, families a task */
             while (cnt < per && i + cnt < nf && fam[i + cnt].m == f->m && fam[i + cnt].pb == f->pb) cnt++;
             int r0 = p->nrec;
             for (int c = 0; c < cnt; c++) {
@@ -237,10 +256,11 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, char *err, size
                 p->poles += 1LL << h->pb;
                 p->poles_of[h->m] += 1LL << h->pb;
             }
-            for (long long p0 = 0; p0 < (1LL << f->pb); p0 += 1 << pbc) {
+            for (long long p0 = 0; p0 < (1LL << f->pb); p0 += (long long)R << pbc) {
                 sgf_task *t = p->task + p->ntask++;
                 t->f0 = (unsigned)r0;
-                t->q = (unsigned)p0 | (unsigned)pbc << 16 | (unsigned)(cnt << pbc) << 19 | (unsigned)f->m << 25;
+                t->q = (unsigned)p0 | (unsigned)pbc << 16 | (unsigned)(cnt << pbc) << 19 | (unsigned)f->m << 25 |
+                       (unsigned)(R - 1) << 28;
             }
             i += cnt;
         }
@@ -258,8 +278,10 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, char *err, size
     {                                                                                                 \
         for (int t = 0; t < p->ntask; t++)                                                            \
             for (int i = 0; i < sgf_task_nl(p->task[t]); i++)                                         \
-                sgf_pole_##SUF(u, p->rec + sgf_lane_rec(p->task[t], i), sgf_lane_pole(p->task[t], i), \
-                               sgf_task_m(p->task[t]), inverse);                                      \
+                for (int r = 0; r < sgf_task_r(p->task[t]); r++)                                      \
+                    sgf_pole_##SUF(u, p->rec + sgf_lane_rec(p->task[t], i),                           \
+                                   sgf_lane_pole(p->task[t], i) + (r << sgf_task_pbc(p->task[t])),    \
+                                   sgf_task_m(p->task[t]), inverse);                                  \
     }
 SGF_REPLAY(float, f)
 SGF_REPLAY(double, d)

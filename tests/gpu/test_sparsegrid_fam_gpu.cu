@@ -2,7 +2,7 @@
  * family, one grid per block in shared memory, bulk copies): batched hierarchization and
  * dehierarchization equal the pole-wise CPU reference sgs_ref_f/d bitwise, d = 1..6, float and
  * double, every level from 1 to the largest whose poles a lane holds (at most 5 levels) and whose
- * grid fits the shared memory of a block, one and two buffers, block sizes 32..1024, batches of
+ * grid fits the shared memory of a block, one and two buffers, 1..16 poles a lane, block sizes 32..1024, batches of
  * 1, 3, 7 and (the sweep's levels d = 4, 5, 6) 41 / 23 grids -- odd counts, so the blocks walk
  * different numbers of grids --, one block walking every grid (its mbarrier phases flip, its
  * buffers are reused), in and out of place, grids starting off a 16-byte boundary (the scalar head
@@ -18,17 +18,17 @@
 
 /* One plan on the first ngrids grids of b: == the reference, both directions. */
 template <typename T>
-static void check(batch_t<T> *b, long long ngrids, int threads, int nbuf, int max_blocks, int in_place, int offset)
+static void check(batch_t<T> *b, long long ngrids, int threads, int nbuf, int rmax, int max_blocks, int in_place, int offset)
 {
     const sgs_grid *g = b->g;
     sgf_gpu s;
     char err[200];
-    int rc = sgf_gpu_setup(&s, g, sizeof(T), threads, nbuf, 0, max_blocks, err, sizeof err);
+    int rc = sgf_gpu_setup(&s, g, sizeof(T), threads, nbuf, rmax, 0, max_blocks, err, sizeof err);
     if (rc == -1) { /* refused: only for long poles, large blocks of long poles, or buffers too large */
         int optin = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
         sgf_plan pl;
-        int long_poles = sgf_plan_build(&pl, g, err, sizeof err) != 0;
+        int long_poles = sgf_plan_build(&pl, g, rmax, err, sizeof err) != 0;
         int mm = 1;
         if (!long_poles) {
             for (int m = 1; m <= SGF_MMAX; m++)
@@ -51,8 +51,8 @@ static void check(batch_t<T> *b, long long ngrids, int threads, int nbuf, int ma
         batch_upload(b, ngrids, a, o);
         sgf_gpu_run<T>(&s, a, o, ngrids, inv, 0);
         if (!batch_same(b, ngrids, o, inv))
-            printf("  %s d=%d n=%d ngrids=%lld threads=%d nbuf=%d max_blocks=%d %s offset %d %s\n",
-                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, threads, nbuf, max_blocks,
+            printf("  %s d=%d n=%d ngrids=%lld threads=%d nbuf=%d rmax=%d max_blocks=%d %s offset %d %s\n",
+                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, threads, nbuf, rmax, max_blocks,
                    in_place ? "in place" : "out of place", offset, inv ? "dehierarchization" : "hierarchization");
     }
     sgf_gpu_free(&s);
@@ -66,8 +66,8 @@ static void check_grid(const sgs_grid *g, long long ngrids, int ci, int small)
     batch_make(&b, g, ngrids, 9000011ULL * (unsigned long long)(g->d * 31 + g->n) + sizeof(T));
     for (int nbuf = 1; nbuf <= 2; nbuf++) {
         int c = ci + nbuf, threads = 32 << (c % 6);
-        check<T>(&b, ngrids, threads, nbuf, c % 3 ? 0 : 1, c % 2, (c / 2) % 2);
-        if (!small) check<T>(&b, ngrids, 64 << (c % 3), nbuf, 1, (c + 1) % 2, (c / 2 + 1) % 2); /* one block */
+        check<T>(&b, ngrids, threads, nbuf, 1 << (c % 5), c % 3 ? 0 : 1, c % 2, (c / 2) % 2);
+        if (!small) check<T>(&b, ngrids, 64 << (c % 3), nbuf, 1 << ((c + 2) % 5), 1, (c + 1) % 2, (c / 2 + 1) % 2); /* one block */
     }
     batch_free(&b);
 }
@@ -108,10 +108,12 @@ int main(int argc, char **argv)
         batch_make(&bf, &g, nf, 31);
         batch_make(&bd, &g, nd, 37);
         for (int th = small ? 256 : 32; th <= (small ? 256 : 1024); th *= 2)
-            for (int nbuf = 1; nbuf <= 2; nbuf++) {
-                check<float>(&bf, nf, th, nbuf, (th / 32 + nbuf) % 3 ? 0 : 3, (th / 32 + nbuf) % 2, (th / 64 + nbuf) % 2);
-                check<double>(&bd, nd, th, nbuf, (th / 64 + nbuf) % 3 ? 0 : 2, (th / 64 + nbuf) % 2, (th / 32 + nbuf) % 2);
-            }
+            for (int nbuf = 1; nbuf <= 2; nbuf++)
+                for (int rmax = 1; rmax <= 16; rmax *= small ? 16 : 4) {
+                    int c = th / 32 + nbuf + rmax;
+                    check<float>(&bf, nf, th, nbuf, rmax, c % 3 ? 0 : 3, c % 2, (c / 2) % 2);
+                    check<double>(&bd, nd, th, nbuf, rmax, (c + 1) % 3 ? 0 : 2, (c + 1) % 2, (c / 2 + 1) % 2);
+                }
         batch_free(&bf);
         batch_free(&bd);
         sgs_free(&g);

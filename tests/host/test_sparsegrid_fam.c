@@ -8,9 +8,10 @@
  *     no point is written by two lanes of a pass, no lane reads a point another lane writes;
  *   - coverage: in pass k every point with l_k >= 1 is written exactly once, no point with
  *     l_k = 0 is; the plan's update count equals the points with l_k >= 1 summed over k;
- *   - the task fields: lanes used nl in 1..32, a multiple of the poles per family, the lanes of a
- *     task all of one pole level m (the kernel's switch is warp-uniform), tasks of a pass sorted
- *     by m (largest first), pass bounds increasing;
+ *   - the task fields: lanes used nl in 1..32, a multiple of the lanes per family, the lanes of a
+ *     task all of one pole level m (the kernel's switch is warp-uniform), R poles a lane with
+ *     R = min(rmax >> (m - 1), P) (at least 1), tasks of a pass sorted by m (largest first), pass
+ *     bounds increasing; every check for rmax = 1, 2, 4, 8, 16 (poles per lane);
  *   - a replay task by task (forward and in reverse task order within each pass) == the
  *     pole-wise CPU reference sgs_ref_f/d bitwise, d = 1..6, float and double, both directions,
  *     from level 1 to the largest level whose poles fit (m <= 5), and on full grids in subspace
@@ -46,23 +47,33 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
         for (int pass = 0; pass < 2; pass++) /* 0: writes, 1: reads against them */
             for (int t = p->pass[k]; t < p->pass[k + 1]; t++) {
                 sgf_task tk = p->task[t];
-                int m = sgf_task_m(tk), nl = sgf_task_nl(tk), pbc = sgf_task_pbc(tk);
+                int m = sgf_task_m(tk), nl = sgf_task_nl(tk), pbc = sgf_task_pbc(tk), R = sgf_task_r(tk);
                 if (pass == 0) {
                     if (m < 1 || m > SGF_MMAX || nl < 1 || nl > SGF_LANES || nl % (1 << pbc)) fields++;
                     if (t > p->pass[k] && m > sgf_task_m(p->task[t - 1])) fields++;
                 }
-                for (int i = 0; i < nl && i < SGF_LANES; i++) {
-                    int ri = sgf_lane_rec(tk, i), pole = sgf_lane_pole(tk, i);
+                for (int i = 0; i < nl && i < SGF_LANES; i++)
+                for (int rr = 0; rr < R; rr++) {
+                    int ri = sgf_lane_rec(tk, i), pole = sgf_lane_pole(tk, i) + (rr << pbc);
                     if (ri < 0 || ri >= p->nrec) { fields++; continue; }
                     const sgf_rec *r = p->rec + ri;
                     if (sgf_rec_m(r) != m) fields++;
+                    if (pass == 0 && rr == 0) {
+                        int s = head_of(g, r, k), pb = 0;
+                        for (int j = 0; s >= 0 && j < g->d; j++)
+                            if (j != k) pb += sgs_lbits(g->lev[(long long)s * g->d + j]);
+                        int want = p->rmax >> (m - 1);
+                        if (want < 1) want = 1;
+                        if (want > (1 << pb)) want = 1 << pb;
+                        if (R != want) fields++;
+                    }
                     int a[SGF_PTS];
                     for (int X = 0; X <= (1 << m); X++) {
                         a[X] = sgf_addr(r, pole, m, X);
                         if (a[X] < 0 || a[X] >= N) bad_range++;
                     }
                     if (bad_range) continue;
-                    int lane_id = t * SGF_LANES + i;
+                    int lane_id = (t * SGF_LANES + i) * 16 + rr; /* one pole */
                     if (pass == 0) {
                         for (int X = 1; X < (1 << m); X++) {
                             if (wr[a[X]] >= 0) dup++;
@@ -147,16 +158,18 @@ int main(void)
             sgs_grid g;
             if (sgs_init(&g, d, n, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
             sgf_plan p;
-            if (sgf_plan_build(&p, &g, err, sizeof err)) { fprintf(stderr, "d=%d n=%d: %s\n", d, n, err); T_CHECK(0); sgs_free(&g); continue; }
-            if (!check_plan(&g, &p)) {
-                replay_f(&g, &p, &seed);
-                replay_d(&g, &p, &seed);
+            for (int rmax = 1; rmax <= 16; rmax *= 2) {
+                if (sgf_plan_build(&p, &g, rmax, err, sizeof err)) { fprintf(stderr, "d=%d n=%d: %s\n", d, n, err); T_CHECK(0); continue; }
+                if (!check_plan(&g, &p)) {
+                    replay_f(&g, &p, &seed);
+                    replay_d(&g, &p, &seed);
+                }
+                sgf_plan_free(&p);
             }
-            sgf_plan_free(&p);
             if (n == NMAX[d] && d <= 4) { /* one level more: poles of level 6 */
                 sgs_grid h;
                 if (!sgs_init(&h, d, n + 1, err, sizeof err)) {
-                    T_EQ_INT(sgf_plan_build(&p, &h, err, sizeof err), -1);
+                    T_EQ_INT(sgf_plan_build(&p, &h, 4, err, sizeof err), -1);
                     T_CHECK(strstr(err, "level 6") != NULL);
                     sgs_free(&h);
                 }
@@ -172,12 +185,14 @@ int main(void)
         int d = FULL[i][0];
         if (sgs_init_full(&g, d, FULL[i] + 1, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
         sgf_plan p;
-        if (sgf_plan_build(&p, &g, err, sizeof err)) { fprintf(stderr, "full %zu: %s\n", i, err); T_CHECK(0); sgs_free(&g); continue; }
-        if (!check_plan(&g, &p)) {
-            replay_f(&g, &p, &seed);
-            replay_d(&g, &p, &seed);
+        for (int rmax = 1; rmax <= 16; rmax *= 4) {
+            if (sgf_plan_build(&p, &g, rmax, err, sizeof err)) { fprintf(stderr, "full %zu: %s\n", i, err); T_CHECK(0); continue; }
+            if (!check_plan(&g, &p)) {
+                replay_f(&g, &p, &seed);
+                replay_d(&g, &p, &seed);
+            }
+            sgf_plan_free(&p);
         }
-        sgf_plan_free(&p);
         sgs_free(&g);
     }
     /* more than 65536 points: refused (d = 6, level 5) */
@@ -185,8 +200,18 @@ int main(void)
     if (!sgs_init(&g, 6, 5, err, sizeof err)) {
         sgf_plan p;
         T_CHECK(g.npts > SGF_MAXPTS);
-        T_EQ_INT(sgf_plan_build(&p, &g, err, sizeof err), -1);
+        T_EQ_INT(sgf_plan_build(&p, &g, 4, err, sizeof err), -1);
         T_CHECK(strstr(err, "16-bit") != NULL);
+        sgs_free(&g);
+    }
+    /* poles per lane out of range */
+    if (!sgs_init(&g, 3, 2, err, sizeof err)) {
+        sgf_plan p;
+        static const int BAD[4] = {0, 3, 32, -1};
+        for (int i = 0; i < 4; i++) {
+            T_EQ_INT(sgf_plan_build(&p, &g, BAD[i], err, sizeof err), -1);
+            T_CHECK(strstr(err, "poles per lane") != NULL);
+        }
         sgs_free(&g);
     }
     return T_DONE();
