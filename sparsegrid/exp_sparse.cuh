@@ -58,7 +58,7 @@ static const struct { int M, threads; } SPARSE_CLU[SPARSE_CLU_N] = {{3, 256}, {3
  * with poles longer than 5 levels (d = 2, 3 at the sweep's levels) are left out. */
 #define SPARSE_FAM_N 9
 static const struct { int threads, nbuf, rmax; } SPARSE_FAM[SPARSE_FAM_N] = {
-    {256, 1, 1}, {512, 1, 1}, {256, 1, 4}, {512, 1, 4}, {256, 1, 8}, {512, 2, 4}, {1024, 2, 4}, {512, 2, 8}, {1024, 2, 8}};
+    {128, 1, 4}, {256, 1, 2}, {256, 1, 4}, {256, 1, 8}, {512, 1, 4}, {512, 2, 4}, {1024, 2, 2}, {1024, 2, 4}, {512, 2, 8}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N + \
      2 * SPARSE_CLU_N + 2 * SPARSE_FAM_N)
@@ -184,9 +184,10 @@ static void sparse_fam_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *
         }
         p->nfv++;
         datfile_meta(d, "fam_plan", "d=%d n=%d: gpu_sparse_fam_r%d_b%d, %d threads: %d tasks (warp tasks) per grid, %.2f "
-                     "updates per point, %.1f%% of the lanes hold poles, poles up to %d levels, %zu bytes of shared memory per "
-                     "block, %d blocks per SM, %d registers per thread, %d blocks launched at most", g->d, g->n, s->rmax, s->nbuf,
-                     s->threads, s->ntask, s->items_pt, 100 * s->lanes_used, s->MM, s->smem, s->per_sm, s->regs, s->blocks);
+                     "updates per point, %.1f%% of the lanes hold poles, poles up to %d levels, modelled balance over the warps "
+                     "%.2f, %zu bytes of shared memory per block, %d blocks per SM, %d registers per thread, %d blocks launched "
+                     "at most", g->d, g->n, s->rmax, s->nbuf, s->threads, s->ntask, s->items_pt, 100 * s->lanes_used, s->MM,
+                     s->balance, s->smem, s->per_sm, s->regs, s->blocks);
     }
 }
 

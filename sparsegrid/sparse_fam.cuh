@@ -19,67 +19,84 @@
 
 /* The plan on the device (passed by value). */
 typedef struct {
-    int d, npts;
-    const int *pass; /* d + 1 task bounds (a device array: a kernel parameter indexed by k would go to local memory) */
+    int d, npts, W;  /* W: the warps per block the plan was balanced for (the launch's blockDim.x / 32) */
+    const int *wb;   /* d (W + 1) warp bounds (a device array: a kernel parameter indexed by k would go to local memory) */
     const sgf_task *task;
     const sgf_rec *rec;
 } sgf_dev;
 
-static __device__ __forceinline__ void sgf_pole_t(float *u, const sgf_rec *r, int p, int MU, int inverse)
+static __device__ __forceinline__ void sgf_pole_t(float *u, const unsigned *o, unsigned pE, unsigned sE, unsigned hm, int MU, int inv)
 {
-    sgf_pole_f(u, r, p, MU, inverse);
+    sgf_pole_f(u, o, pE, sE, hm, MU, inv);
 }
-static __device__ __forceinline__ void sgf_pole_t(double *u, const sgf_rec *r, int p, int MU, int inverse)
+static __device__ __forceinline__ void sgf_pole_t(double *u, const unsigned *o, unsigned pE, unsigned sE, unsigned hm, int MU, int inv)
 {
-    sgf_pole_d(u, r, p, MU, inverse);
+    sgf_pole_d(u, o, pE, sE, hm, MU, inv);
 }
 
 static __device__ __forceinline__ sgf_task sgf_task_load(const sgf_task *t)
 {
-    uint2 x = __ldg(reinterpret_cast<const uint2 *>(t));
-    sgf_task r = {x.x, x.y};
+    uint4 x = __ldg(reinterpret_cast<const uint4 *>(t));
+    sgf_task r = {x.x, x.y, x.z, x.w};
     return r;
 }
+/* The words of a record a kernel of poles up to MM levels reads: w[0..5] (o[0..3], sE, hmask),
+ * and o[4], o[5] for MM >= 4. */
+template <int MM>
 static __device__ __forceinline__ sgf_rec sgf_rec_load(const sgf_rec *r)
 {
-    uint4 x = __ldg(reinterpret_cast<const uint4 *>(r));
-    sgf_rec v = {{x.x, x.y, x.z, x.w}};
+    const uint4 *q = reinterpret_cast<const uint4 *>(r);
+    uint4 a = __ldg(q);
+    uint2 b = __ldg(reinterpret_cast<const uint2 *>(q + 1));
+    uint2 c = MM >= 4 ? __ldg(reinterpret_cast<const uint2 *>(q + 1) + 1) : make_uint2(0, 0);
+    sgf_rec v = {{a.x, a.y, a.z, a.w, b.x, b.y, c.x, c.y}};
     return v;
 }
 
-/* The R poles p, p + st, ... of level MU of one lane. */
+/* The R poles pE, pE + stE, ... of level MU of one lane; ub: the grid's shared-window address. */
 template <typename T, int MU>
-static __device__ __forceinline__ void sgf_poles(T *u, const sgf_rec *r, int p, int st, int R, int inverse)
+static __device__ __forceinline__ void sgf_poles(unsigned ub, const sgf_rec &rc, unsigned pE, unsigned stE, int R, int inverse)
 {
+    unsigned o[MU + 1];
+#pragma unroll
+    for (int lev = 0; lev <= MU; lev++) o[lev] = ub + sgf_rec_o(&rc, lev);
+    if (inverse) { /* the direction outside the loop: no select per update */
 #pragma unroll 1
-    for (int i = 0; i < R; i++, p += st) sgf_pole_t(u, r, p, MU, inverse);
+        for (int i = 0; i < R; i++, pE += stE) sgf_pole_t((T *)0, o, pE, rc.w[4], rc.w[5], MU, 1);
+    } else {
+#pragma unroll 1
+        for (int i = 0; i < R; i++, pE += stE) sgf_pole_t((T *)0, o, pE, rc.w[4], rc.w[5], MU, 0);
+    }
 }
 
-/* Pass k over the grid u in shared memory: this warp's tasks, the next task loaded while the
- * current one is computed. */
+/* Pass k over the grid at shared address ub: this warp's tasks (the plan's balanced list), the
+ * next task loaded while the current one is computed. */
 template <typename T, int MM>
-static __device__ __forceinline__ void sgf_pass(T *u, const sgf_dev &g, int k, int inverse)
+static __device__ __forceinline__ void sgf_pass(unsigned ub, const sgf_dev &g, int k, int inverse)
 {
-    const int lane = threadIdx.x & 31, W = blockDim.x >> 5, last = __ldg(g.pass + k + 1);
-    int t = __ldg(g.pass + k) + (threadIdx.x >> 5);
+    const int lane = threadIdx.x & 31;
+    const int *wb = g.wb + k * (g.W + 1) + (threadIdx.x >> 5);
+    int t = __ldg(wb);
+    const int last = __ldg(wb + 1);
     if (t >= last) return;
     sgf_task tk = sgf_task_load(g.task + t);
-    sgf_rec rc = {{0, 0, 0, 0}};
-    if (lane < sgf_task_nl(tk)) rc = sgf_rec_load(g.rec + sgf_lane_rec(tk, lane));
-    for (; t < last; t += W) {
+    sgf_rec rc = {{0, 0, 0, 0, 0, 0, 0, 0}};
+    if (lane < sgf_task_nl(tk)) rc = sgf_rec_load<MM>(g.rec + sgf_lane_rec(tk, lane));
+    for (; t < last; t++) {
         sgf_task tn = tk;
-        if (t + W < last) tn = sgf_task_load(g.task + t + W);
+        if (t + 1 < last) tn = sgf_task_load(g.task + t + 1);
         if (lane < sgf_task_nl(tk)) {
-            const int p = sgf_lane_pole(tk, lane), st = 1 << sgf_task_pbc(tk), R = sgf_task_r(tk);
+            const unsigned pE = (unsigned)(sgf_lane_pole(tk, lane) * (int)sizeof(T)), stE = (unsigned)sizeof(T) << sgf_task_pbc(tk);
+            const int R = sgf_task_r(tk);
             switch (sgf_task_m(tk)) { /* warp-uniform: a task's poles share their level */
-            case 1: sgf_poles<T, 1>(u, &rc, p, st, R, inverse); break;
-            case 2: sgf_poles<T, 2>(u, &rc, p, st, R, inverse); break;
-            case 3: sgf_poles<T, 3>(u, &rc, p, st, R, inverse); break;
-            case 4: if (MM >= 4) sgf_poles<T, MM >= 4 ? 4 : 1>(u, &rc, p, st, R, inverse); break;
-            case 5: if (MM >= 5) sgf_poles<T, MM >= 5 ? 5 : 1>(u, &rc, p, st, R, inverse); break;
+            case 1: sgf_poles<T, 1>(ub, rc, pE, stE, R, inverse); break;
+            case 2: sgf_poles<T, 2>(ub, rc, pE, stE, R, inverse); break;
+            case 3: sgf_poles<T, 3>(ub, rc, pE, stE, R, inverse); break;
+            case 4: if (MM >= 4) sgf_poles<T, MM >= 4 ? 4 : 1>(ub, rc, pE, stE, R, inverse); break;
+            case 5: if (MM >= 5) sgf_poles<T, MM >= 5 ? 5 : 1>(ub, rc, pE, stE, R, inverse); break;
             }
         }
-        if (t + W < last && lane < sgf_task_nl(tn)) rc = sgf_rec_load(g.rec + sgf_lane_rec(tn, lane));
+        if (t + 1 < last && lane < sgf_task_nl(tn)) rc = sgf_rec_load<MM>(g.rec + sgf_lane_rec(tn, lane));
         tk = tn;
     }
 }
@@ -117,7 +134,7 @@ __global__ void __launch_bounds__(SGF_MAXT(MM), 1) k_sparse_fam(const T *in, T *
         __syncthreads();
         const long long nx = gr + stride; /* the next grid of this block */
         for (int k = 0; k < g.d; k++) {
-            sgf_pass<T, MM>(sh, g, k, inverse);
+            sgf_pass<T, MM>(sgsp_sh(sh), g, k, inverse);
             if (k == g.d - 1) sgsp_fence_async(); /* before the bulk store reads sh */
             __syncthreads();
             if (NBUF == 2 && k == 0 && nx < ngrids) /* the next grid into the other buffer */
@@ -143,7 +160,8 @@ typedef struct {
     int per_sm, blocks, regs;
     int ntask;
     double items_pt;  /* updates per point */
-    double lanes_used; /* poles / lane slots of the tasks */
+    double lanes_used; /* lane slots holding poles / lane slots of the tasks */
+    double balance;   /* the model's cost of a grid over W warps against the busiest warp's (1: even) */
 } sgf_gpu;
 
 template <typename T>
@@ -158,7 +176,7 @@ static inline void (*sgf_kernel(int MM, int nbuf))(const T *, T *, long long, sg
 
 static inline void sgf_gpu_free(sgf_gpu *s)
 {
-    CHECK_CUDA(cudaFree((void *)s->dev.pass)); /* NULL: a no-op */
+    CHECK_CUDA(cudaFree((void *)s->dev.wb)); /* NULL: a no-op */
     CHECK_CUDA(cudaFree((void *)s->dev.task));
     CHECK_CUDA(cudaFree((void *)s->dev.rec));
     memset(s, 0, sizeof *s);
@@ -175,8 +193,9 @@ static inline int sgf_gpu_setup(sgf_gpu *s, const sgs_grid *h, size_t elem, int 
     memset(s, 0, sizeof *s);
     if (elem != sizeof(float) && elem != sizeof(double)) { snprintf(err, errsz, "element size %zu", elem); return -1; }
     if (nbuf != 1 && nbuf != 2) { snprintf(err, errsz, "%d buffers (1 or 2)", nbuf); return -1; }
+    if (threads < 32 || threads > 1024 || threads % 32) { snprintf(err, errsz, "%d threads per block (a multiple of 32 up to 1024)", threads); return -1; }
     sgf_plan p;
-    if (sgf_plan_build(&p, h, rmax, err, errsz)) return -1;
+    if (sgf_plan_build(&p, h, rmax, (int)elem, threads / 32, err, errsz)) return -1;
     s->rmax = rmax;
     int mmax = 1;
     for (int m = 1; m <= SGF_MMAX; m++)
@@ -223,10 +242,12 @@ static inline int sgf_gpu_setup(sgf_gpu *s, const sgs_grid *h, size_t elem, int 
     if (max_blocks > 0 && s->blocks > max_blocks) s->blocks = max_blocks;
     s->ntask = p.ntask;
     s->items_pt = (double)p.items / (double)h->npts;
-    s->lanes_used = p.lanes ? (double)p.poles / (double)p.lanes : 0;
+    s->lanes_used = p.lanes ? (double)p.lane_poles / (double)p.lanes : 0;
+    s->balance = p.cost_max > 0 ? p.cost / (p.cost_max * p.W) : 1;
     s->dev.d = p.d;
     s->dev.npts = (int)p.npts;
-    s->dev.pass = sgst_upload(p.pass, p.d + 1);
+    s->dev.W = p.W;
+    s->dev.wb = sgst_upload(p.wb, (long long)p.d * (p.W + 1));
     s->dev.task = sgst_upload(p.task, p.ntask);
     s->dev.rec = sgst_upload(p.rec, p.nrec);
     sgf_plan_free(&p);

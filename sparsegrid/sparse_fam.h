@@ -43,15 +43,14 @@
 
 #define SGF_MMAX 5                       /* pole levels a lane holds in registers */
 #define SGF_PTS ((1 << SGF_MMAX) + 1)    /* values of a pole */
-#define SGF_MAXPTS 65536                 /* 16-bit offsets */
+#define SGF_MAXPTS 65536                 /* 16-bit pole indices */
 #define SGF_LANES 32                     /* lanes of a task: one warp */
+#define SGF_MAXW 32                      /* warps per block */
 
 #ifdef __CUDA_ARCH__
 #define SGF_UNROLL _Pragma("unroll")
-#define SGF_LDG(p) __ldg(p)
 #else
 #define SGF_UNROLL
-#define SGF_LDG(p) (*(p))
 #endif
 #ifdef __CUDACC__
 #define SGF_FI static __forceinline__ __host__ __device__
@@ -59,75 +58,92 @@
 #define SGF_FI static inline
 #endif
 
-/* A family record (16 bytes): w[0] = sb | m << 5, w[1..3] = off[0..5], two 16-bit offsets a word. */
+/* A family record (32 bytes) for elements of E bytes: w[0..3] = o[0..3], w[4] = sE = E S,
+ * w[5] = hmask = ~(sE - 1), w[6], w[7] = o[4], o[5]; o[lev] = E off[lev], the byte offset of the
+ * family's subspace with l_k = lev. */
 typedef struct {
-    unsigned w[4];
+    unsigned w[8];
 } __attribute__((aligned(16))) sgf_rec;
 
-/* A task (8 bytes): f0 = its first family record; q = p0 | pbc << 16 | nl << 19 | m << 25 | (R - 1) << 28:
- * lane i < nl takes the R poles p0 + (i mod 2^pbc) + r 2^pbc (r = 0 .. R-1) of family f0 + i / 2^pbc,
- * poles of level m.  R > 1 spreads the work around a pole (the task and record loads, the walk)
+/* A task (16 bytes): x = f0 | nl << 16 | m << 24, y = p0, z = pbc | R << 8, w = 0: lane i < nl
+ * takes the R poles p0 + (i mod 2^pbc) + r 2^pbc (r = 0 .. R-1) of family f0 + i / 2^pbc, poles
+ * of level m.  R > 1 spreads the work around a pole (the task and record loads, the decoding)
  * over R poles. */
 typedef struct {
-    unsigned f0, q;
-} __attribute__((aligned(8))) sgf_task;
+    unsigned x, y, z, w;
+} __attribute__((aligned(16))) sgf_task;
 
 typedef struct {
-    int d, n;
+    int d, n, elem, W;       /* dimensions, level, element bytes and warps per block the plan is for */
     long long npts;
     int pass[SGS_MAXD + 1];  /* the tasks of pass k: [pass[k], pass[k + 1]) */
+    int *wb;                 /* d (W + 1): warp w's tasks of pass k are [wb[k (W+1) + w], wb[k (W+1) + w + 1]) */
     int ntask, nrec;
     sgf_task *task;
     sgf_rec *rec;
+    int rmax;                /* poles of level 1 a lane takes from a task: R = min(rmax >> (m - 1), P), at least 1 */
     long long items;         /* updates per grid (points with l_k >= 1, summed over k) */
-    int rmax;                /* poles a lane takes from one task: R = min(rmax >> (m - 1), P), at least 1 */
-    long long lanes;         /* lane slots of all tasks (32 ntask) and the poles among them (each lane's first) */
-    long long poles;
+    long long lanes, lane_poles; /* lane slots of all tasks (32 ntask) and those holding poles */
     long long poles_of[SGF_MMAX + 1]; /* poles of level m */
+    double cost, cost_max;   /* the model's cost of all tasks, and the sum over passes of the busiest warp's */
 } sgf_plan;
 
 /* ------------------------------------------------------------------ HD index functions */
 
-SGF_FI int sgf_task_p0(sgf_task t) { return (int)(t.q & 0xFFFFu); }
-SGF_FI int sgf_task_pbc(sgf_task t) { return (int)((t.q >> 16) & 7u); }
-SGF_FI int sgf_task_nl(sgf_task t) { return (int)((t.q >> 19) & 63u); }
-SGF_FI int sgf_task_m(sgf_task t) { return (int)((t.q >> 25) & 7u); }
-SGF_FI int sgf_task_r(sgf_task t) { return (int)(t.q >> 28) + 1; }
+SGF_FI int sgf_task_nl(sgf_task t) { return (int)((t.x >> 16) & 63u); }
+SGF_FI int sgf_task_m(sgf_task t) { return (int)((t.x >> 24) & 7u); }
+SGF_FI int sgf_task_pbc(sgf_task t) { return (int)(t.z & 7u); }
+SGF_FI int sgf_task_r(sgf_task t) { return (int)(t.z >> 8); }
 /* The family record and first pole of lane i of task t (i < nl); its next poles follow 2^pbc apart. */
-SGF_FI int sgf_lane_rec(sgf_task t, int i) { return (int)t.f0 + (i >> sgf_task_pbc(t)); }
-SGF_FI int sgf_lane_pole(sgf_task t, int i) { return sgf_task_p0(t) + (i & ((1 << sgf_task_pbc(t)) - 1)); }
+SGF_FI int sgf_lane_rec(sgf_task t, int i) { return (int)(t.x & 0xFFFFu) + (i >> sgf_task_pbc(t)); }
+SGF_FI int sgf_lane_pole(sgf_task t, int i) { return (int)t.y + (i & ((1 << sgf_task_pbc(t)) - 1)); }
 
-SGF_FI int sgf_rec_sb(const sgf_rec *r) { return (int)(r->w[0] & 31u); }
-SGF_FI int sgf_rec_m(const sgf_rec *r) { return (int)((r->w[0] >> 5) & 7u); }
-SGF_FI int sgf_rec_off(const sgf_rec *r, int lev) { return (int)((r->w[1 + (lev >> 1)] >> (16 * (lev & 1))) & 0xFFFFu); }
+SGF_FI unsigned sgf_rec_o(const sgf_rec *r, int lev) { return r->w[lev < 4 ? lev : lev + 2]; }
 
 /* Trailing zero bits of X = 1..63 as compile-time tests (folds to a constant for constant X). */
 SGF_FI int sgf_ctz6(int X) { return X & 1 ? 0 : X & 2 ? 1 : X & 4 ? 2 : X & 8 ? 3 : X & 16 ? 4 : 5; }
 
-/* Offset of pole position X (0 .. 2^MU) of pole p of the family of record r (see the header). */
-SGF_FI int sgf_addr(const sgf_rec *r, int p, int MU, int X)
+/* Byte address of pole position X (0 .. 2^MU) of the pole at byte offset pE = E p, hiE = pE & hmask
+ * (E hi): o[lev] + E (p + hi (np(lev) - 1) + S w), see the header. */
+SGF_FI unsigned sgf_point(const unsigned *o, unsigned pE, unsigned hiE, unsigned sE, int MU, int X)
 {
-    int sb = sgf_rec_sb(r), hi = (p >> sb) << sb, lev = 0, w = X != 0;
+    int lev = 0, w = X != 0;
     if (X != 0 && X != (1 << MU)) {
         int z = sgf_ctz6(X);
         lev = MU - z;
         w = X >> (z + 1);
     }
-    int npm1 = lev == 0 ? 1 : (1 << (lev - 1)) - 1; /* np(lev) - 1 */
-    return sgf_rec_off(r, lev) + p + hi * npm1 + (w << sb);
+    unsigned h = lev == 0 ? hiE : (hiE << (lev - 1)) - hiE; /* E hi (np(lev) - 1) */
+    return o[lev] + pE + h + (unsigned)w * sE;
 }
 
-/* The 1D transform of thesis Algorithm 1 on pole p of level MU, in registers: hierarchize
+/* Element loads and stores at byte address a: shared memory on the device (a: a shared-window
+ * address; volatile, so that the compiler keeps them in program order around the barriers), u + a
+ * on the host. */
+#ifdef __CUDA_ARCH__
+static __device__ __forceinline__ float sgf_ld_f(float *, unsigned a) { float v; asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(a)); return v; }
+static __device__ __forceinline__ double sgf_ld_d(double *, unsigned a) { double v; asm volatile("ld.shared.f64 %0, [%1];" : "=d"(v) : "r"(a)); return v; }
+static __device__ __forceinline__ void sgf_st_f(float *, unsigned a, float v) { asm volatile("st.shared.f32 [%0], %1;" :: "r"(a), "f"(v)); }
+static __device__ __forceinline__ void sgf_st_d(double *, unsigned a, double v) { asm volatile("st.shared.f64 [%0], %1;" :: "r"(a), "d"(v)); }
+#else
+static inline float sgf_ld_f(float *u, unsigned a) { return *(const float *)((const char *)u + a); }
+static inline double sgf_ld_d(double *u, unsigned a) { return *(const double *)((const char *)u + a); }
+static inline void sgf_st_f(float *u, unsigned a, float v) { *(float *)((char *)u + a) = v; }
+static inline void sgf_st_d(double *u, unsigned a, double v) { *(double *)((char *)u + a) = v; }
+#endif
+
+/* The 1D transform of thesis Algorithm 1 on the pole at pE of level MU, in registers: hierarchize
  * (finest level first) or dehierarchize (coarsest first).  MU is a constant where the kernel
  * calls it, so the loops unroll and v[] lives in registers. */
 #define SGF_DEFINE(T, SUF, SURPLUS, UNSURPLUS)                                                        \
-    SGF_FI void sgf_pole_##SUF(T *u, const sgf_rec *r, int p, int MU, int inverse)                     \
+    SGF_FI void sgf_pole_##SUF(T *u, const unsigned *o, unsigned pE, unsigned sE, unsigned hmask, int MU, \
+                                int inverse)                                                          \
     {                                                                                                 \
-        int a[SGF_PTS];                                                                               \
+        unsigned a[SGF_PTS], hiE = pE & hmask;                                                        \
         T v[SGF_PTS];                                                                                 \
         SGF_UNROLL for (int X = 0; X <= (1 << MU); X++) {                                             \
-            a[X] = sgf_addr(r, p, MU, X);                                                             \
-            v[X] = u[a[X]];                                                                           \
+            a[X] = sgf_point(o, pE, hiE, sE, MU, X);                                                  \
+            v[X] = sgf_ld_##SUF(u, a[X]);                                                             \
         }                                                                                             \
         if (!inverse) {                                                                               \
             SGF_UNROLL for (int z = 0; z < MU; z++)                                                   \
@@ -138,7 +154,7 @@ SGF_FI int sgf_addr(const sgf_rec *r, int p, int MU, int X)
                 SGF_UNROLL for (int X = 1 << z; X < (1 << MU); X += 2 << z)                           \
                     v[X] = UNSURPLUS(v[X], v[X - (1 << z)], v[X + (1 << z)]);                         \
         }                                                                                             \
-        SGF_UNROLL for (int X = 1; X < (1 << MU); X++) u[a[X]] = v[X];                                \
+        SGF_UNROLL for (int X = 1; X < (1 << MU); X++) sgf_st_##SUF(u, a[X], v[X]);                   \
     }
 SGF_DEFINE(float, f, sg_surplus, sg_unsurplus)
 SGF_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
@@ -150,6 +166,7 @@ static inline void sgf_plan_free(sgf_plan *p)
 {
     free(p->task);
     free(p->rec);
+    free(p->wb);
     memset(p, 0, sizeof *p);
 }
 
@@ -159,8 +176,7 @@ typedef struct {
     int off[SGF_MMAX + 1];
 } sgf_family;
 
-/* Families of a pass in task order: largest poles first (the warps take the tasks of a pass
- * round robin, so the long tasks start first), then most poles first, then storage order. */
+/* Families of a pass in task order: largest poles first, then most poles, then storage order. */
 static int sgf_family_cmp(const void *x, const void *y)
 {
     const sgf_family *a = (const sgf_family *)x, *b = (const sgf_family *)y;
@@ -189,30 +205,72 @@ static inline int sgf_poles_per_lane(int rmax, int m, int pb)
     return r;
 }
 
-/* The plan of grid g (sparse.h: sparse, or full in subspace order), a lane taking up to rmax
- * poles of level 1 from a task (rmax / 2 of level 2, ...; a power of two, 1..16).  Returns 0, or
- * -1 with a message in err (poles longer than SGF_MMAX levels, more than SGF_MAXPTS points, rmax
- * out of range, out of memory). */
-static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, char *err, size_t errsz)
+/* The model's cost of a task (thread instructions of one lane, from the SASS of the float kernel,
+ * sm_90): the walk and decoding, then R poles of level m (address, 2^m + 1 loads, the transform,
+ * 2^m - 1 stores).  Used to spread a pass's tasks over the warps (longest processing time first). */
+#define SGF_TASK_COST 25
+static inline double sgf_task_cost(int m, int R)
+{
+    static const int POLE[SGF_MMAX + 1] = {0, 13, 25, 44, 85, 170};
+    return SGF_TASK_COST + (double)R * POLE[m];
+}
+
+/* Orders the tasks [lo, hi) of one pass for W warps: longest processing time first (each task,
+ * largest first, to the warp with the least cost so far), then grouped by warp, each warp's in
+ * that order; wb[0..W] = the warps' bounds.  Returns the busiest warp's cost, or -1 (no memory). */
+static inline double sgf_balance(sgf_task *task, int lo, int hi, int W, int *wb)
+{
+    int n = hi - lo;
+    double *load = (double *)calloc((size_t)W, sizeof(double)), worst = 0;
+    int *owner = (int *)malloc(sizeof(int) * (size_t)(n + 1)), *cnt = (int *)calloc((size_t)W + 1, sizeof(int));
+    sgf_task *tmp = (sgf_task *)malloc(sizeof(sgf_task) * (size_t)(n + 1));
+    if (!load || !owner || !cnt || !tmp) { free(load); free(owner); free(cnt); free(tmp); return -1; }
+    /* the tasks are in family order: m descending, so cost mostly descending; a stable pass in that
+     * order is LPT up to the ties of R */
+    for (int i = 0; i < n; i++) {
+        const sgf_task *t = task + lo + i;
+        int best = 0;
+        for (int w = 1; w < W; w++)
+            if (load[w] < load[best]) best = w;
+        load[best] += sgf_task_cost(sgf_task_m(*t), sgf_task_r(*t));
+        owner[i] = best;
+        cnt[best + 1]++;
+    }
+    for (int w = 0; w < W; w++) {
+        cnt[w + 1] += cnt[w];
+        if (load[w] > worst) worst = load[w];
+    }
+    for (int w = 0; w <= W; w++) wb[w] = lo + cnt[w];
+    for (int i = 0; i < n; i++) tmp[cnt[owner[i]]++] = task[lo + i];
+    memcpy(task + lo, tmp, sizeof(sgf_task) * (size_t)n);
+    free(load); free(owner); free(cnt); free(tmp);
+    return worst;
+}
+
+/* The plan of grid g (sparse.h: sparse, or full in subspace order) for elements of elem bytes (4,
+ * 8) and blocks of W warps, a lane taking up to rmax poles of level 1 from a task (rmax / 2 of
+ * level 2, ...; a power of two, 1..16).  Returns 0, or -1 with a message in err (poles longer
+ * than SGF_MMAX levels, more than SGF_MAXPTS points, an option out of range, out of memory). */
+static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int elem, int W, char *err, size_t errsz)
 {
     memset(p, 0, sizeof *p);
     if (rmax < 1 || rmax > 16 || (rmax & (rmax - 1))) { snprintf(err, errsz, "%d poles per lane (1, 2, 4, 8 or 16)", rmax); return -1; }
-    if (g->npts > SGF_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit offsets reach %d", g->npts, SGF_MAXPTS); return -1; }
-    p->rmax = rmax;
+    if (elem != 4 && elem != 8) { snprintf(err, errsz, "element size %d (4 or 8)", elem); return -1; }
+    if (W < 1 || W > SGF_MAXW) { snprintf(err, errsz, "%d warps per block (1 to %d)", W, SGF_MAXW); return -1; }
+    if (g->npts > SGF_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit pole indices reach %d", g->npts, SGF_MAXPTS); return -1; }
     int d = g->d;
     p->d = d;
     p->n = g->n;
+    p->elem = elem;
+    p->W = W;
     p->npts = g->npts;
+    p->rmax = rmax;
     /* at most nsub families a pass; tasks: at most one per family plus one per 32 poles */
     sgf_family *fam = (sgf_family *)malloc(sizeof(sgf_family) * (size_t)(g->nsub + 1));
     p->rec = (sgf_rec *)calloc((size_t)d * (size_t)g->nsub + 1, sizeof(sgf_rec));
     p->task = (sgf_task *)calloc((size_t)d * ((size_t)g->nsub + (size_t)(g->npts / SGF_LANES)) + 1, sizeof(sgf_task));
-    if (!fam || !p->rec || !p->task) {
-        free(fam);
-        sgf_plan_free(p);
-        snprintf(err, errsz, "out of host memory");
-        return -1;
-    }
+    p->wb = (int *)calloc((size_t)d * (size_t)(W + 1), sizeof(int));
+    if (!fam || !p->rec || !p->task || !p->wb) goto oom;
     for (int k = 0; k < d; k++) {
         int nf = 0;
         for (int s = 0; s < g->nsub; s++) {
@@ -247,28 +305,40 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, char 
             int pbc = f->pb - rb < 5 ? f->pb - rb : 5, per = SGF_LANES >> pbc, cnt = 0; /* lanes a family, families a task */
             while (cnt < per && i + cnt < nf && fam[i + cnt].m == f->m && fam[i + cnt].pb == f->pb) cnt++;
             int r0 = p->nrec;
+            if (r0 + cnt > 65536) { snprintf(err, errsz, "more than 65536 family records"); goto fail; }
             for (int c = 0; c < cnt; c++) {
                 const sgf_family *h = fam + i + c;
                 sgf_rec *rc = p->rec + p->nrec++;
-                rc->w[0] = (unsigned)h->sb | (unsigned)h->m << 5;
-                for (int lev = 0; lev <= h->m; lev++) rc->w[1 + (lev >> 1)] |= (unsigned)h->off[lev] << (16 * (lev & 1));
+                for (int lev = 0; lev <= h->m; lev++) rc->w[lev < 4 ? lev : lev + 2] = (unsigned)(elem * h->off[lev]);
+                rc->w[4] = (unsigned)elem << h->sb;
+                rc->w[5] = ~(rc->w[4] - 1u);
                 p->items += (long long)(1 << h->pb) * ((1 << h->m) - 1);
-                p->poles += 1LL << h->pb;
                 p->poles_of[h->m] += 1LL << h->pb;
             }
             for (long long p0 = 0; p0 < (1LL << f->pb); p0 += (long long)R << pbc) {
                 sgf_task *t = p->task + p->ntask++;
-                t->f0 = (unsigned)r0;
-                t->q = (unsigned)p0 | (unsigned)pbc << 16 | (unsigned)(cnt << pbc) << 19 | (unsigned)f->m << 25 |
-                       (unsigned)(R - 1) << 28;
+                t->x = (unsigned)r0 | (unsigned)(cnt << pbc) << 16 | (unsigned)f->m << 24;
+                t->y = (unsigned)p0;
+                t->z = (unsigned)pbc | (unsigned)R << 8;
+                p->lane_poles += cnt << pbc;
+                p->cost += sgf_task_cost(f->m, R);
             }
             i += cnt;
         }
+        double worst = sgf_balance(p->task, p->pass[k], p->ntask, W, p->wb + k * (W + 1));
+        if (worst < 0) goto oom;
+        p->cost_max += worst;
     }
     p->pass[d] = p->ntask;
     p->lanes = (long long)SGF_LANES * p->ntask;
     free(fam);
     return 0;
+oom:
+    snprintf(err, errsz, "out of host memory");
+fail:
+    free(fam);
+    sgf_plan_free(p);
+    return -1;
 }
 
 /* One grid u hierarchized (or dehierarchized) by the plan's tasks, lane by lane, in the order
@@ -276,12 +346,17 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, char 
 #define SGF_REPLAY(T, SUF)                                                                            \
     static inline void sgf_replay_##SUF(T *u, const sgf_plan *p, int inverse)                        \
     {                                                                                                 \
-        for (int t = 0; t < p->ntask; t++)                                                            \
-            for (int i = 0; i < sgf_task_nl(p->task[t]); i++)                                         \
-                for (int r = 0; r < sgf_task_r(p->task[t]); r++)                                      \
-                    sgf_pole_##SUF(u, p->rec + sgf_lane_rec(p->task[t], i),                           \
-                                   sgf_lane_pole(p->task[t], i) + (r << sgf_task_pbc(p->task[t])),    \
-                                   sgf_task_m(p->task[t]), inverse);                                  \
+        for (int t = 0; t < p->ntask; t++) {                                                          \
+            sgf_task tk = p->task[t];                                                                 \
+            for (int i = 0; i < sgf_task_nl(tk); i++) {                                               \
+                const sgf_rec *r = p->rec + sgf_lane_rec(tk, i);                                      \
+                unsigned o[SGF_MMAX + 1];                                                             \
+                for (int lev = 0; lev <= SGF_MMAX; lev++) o[lev] = sgf_rec_o(r, lev);                 \
+                for (int q = 0; q < sgf_task_r(tk); q++)                                              \
+                    sgf_pole_##SUF(u, o, (unsigned)(p->elem * (sgf_lane_pole(tk, i) + (q << sgf_task_pbc(tk)))), \
+                                   r->w[4], r->w[5], sgf_task_m(tk), inverse);                        \
+            }                                                                                         \
+        }                                                                                             \
     }
 SGF_REPLAY(float, f)
 SGF_REPLAY(double, d)

@@ -28,7 +28,7 @@ static void check(batch_t<T> *b, long long ngrids, int threads, int nbuf, int rm
         int optin = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
         sgf_plan pl;
-        int long_poles = sgf_plan_build(&pl, g, rmax, err, sizeof err) != 0;
+        int long_poles = sgf_plan_build(&pl, g, rmax, (int)sizeof(T), threads / 32 < 1 ? 1 : threads / 32, err, sizeof err) != 0;
         int mm = 1;
         if (!long_poles) {
             for (int m = 1; m <= SGF_MMAX; m++)

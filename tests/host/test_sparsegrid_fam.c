@@ -29,10 +29,10 @@ static uint64_t rnd(uint64_t *s)
 }
 
 /* The head subspace (l_k = 0) of record r in pass k: the subspace at off[0] with l_k = 0. */
-static int head_of(const sgs_grid *g, const sgf_rec *r, int k)
+static int head_of(const sgs_grid *g, const sgf_plan *p, const sgf_rec *r, int k)
 {
     for (int s = 0; s < g->nsub; s++)
-        if (g->off[s] == sgf_rec_off(r, 0) && g->lev[(long long)s * g->d + k] == 0) return s;
+        if ((long long)p->elem * g->off[s] == sgf_rec_o(r, 0) && g->lev[(long long)s * g->d + k] == 0) return s;
     return -1;
 }
 
@@ -43,23 +43,25 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
     int *wr = (int *)malloc(sizeof(int) * N);
     for (int k = 0; k < g->d; k++) {
         if (p->pass[k] > p->pass[k + 1]) fields++;
+        /* the warps' bounds cover the pass in order */
+        const int *wb = p->wb + k * (p->W + 1);
+        if (wb[0] != p->pass[k] || wb[p->W] != p->pass[k + 1]) fields++;
+        for (int w = 0; w < p->W; w++)
+            if (wb[w] > wb[w + 1]) fields++;
         for (long long i = 0; i < N; i++) wr[i] = -1;
         for (int pass = 0; pass < 2; pass++) /* 0: writes, 1: reads against them */
             for (int t = p->pass[k]; t < p->pass[k + 1]; t++) {
                 sgf_task tk = p->task[t];
                 int m = sgf_task_m(tk), nl = sgf_task_nl(tk), pbc = sgf_task_pbc(tk), R = sgf_task_r(tk);
-                if (pass == 0) {
-                    if (m < 1 || m > SGF_MMAX || nl < 1 || nl > SGF_LANES || nl % (1 << pbc)) fields++;
-                    if (t > p->pass[k] && m > sgf_task_m(p->task[t - 1])) fields++;
-                }
+                if (pass == 0 && (m < 1 || m > SGF_MMAX || nl < 1 || nl > SGF_LANES || nl % (1 << pbc) || tk.w)) fields++;
                 for (int i = 0; i < nl && i < SGF_LANES; i++)
                 for (int rr = 0; rr < R; rr++) {
                     int ri = sgf_lane_rec(tk, i), pole = sgf_lane_pole(tk, i) + (rr << pbc);
                     if (ri < 0 || ri >= p->nrec) { fields++; continue; }
                     const sgf_rec *r = p->rec + ri;
-                    if (sgf_rec_m(r) != m) fields++;
+                    if (r->w[4] != r->w[4] / p->elem * p->elem || r->w[5] != ~(r->w[4] - 1u)) fields++;
                     if (pass == 0 && rr == 0) {
-                        int s = head_of(g, r, k), pb = 0;
+                        int s = head_of(g, p, r, k), pb = 0;
                         for (int j = 0; s >= 0 && j < g->d; j++)
                             if (j != k) pb += sgs_lbits(g->lev[(long long)s * g->d + j]);
                         int want = p->rmax >> (m - 1);
@@ -67,10 +69,13 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
                         if (want > (1 << pb)) want = 1 << pb;
                         if (R != want) fields++;
                     }
-                    int a[SGF_PTS];
-                    for (int X = 0; X <= (1 << m); X++) {
-                        a[X] = sgf_addr(r, pole, m, X);
-                        if (a[X] < 0 || a[X] >= N) bad_range++;
+                    long long a[SGF_PTS];
+                    unsigned o[SGF_MMAX + 1], pE = (unsigned)(p->elem * pole);
+                    for (int lev = 0; lev <= SGF_MMAX; lev++) o[lev] = sgf_rec_o(r, lev);
+                    for (int X = 0; X <= (1 << m); X++) { /* the kernel's byte address, in elements */
+                        unsigned b = sgf_point(o, pE, pE & r->w[5], r->w[4], m, X);
+                        a[X] = b / (unsigned)p->elem;
+                        if (b % (unsigned)p->elem || a[X] >= N) bad_range++;
                     }
                     if (bad_range) continue;
                     int lane_id = (t * SGF_LANES + i) * 16 + rr; /* one pole */
@@ -81,9 +86,11 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
                             items++;
                         }
                         /* the generic map: pole = a0 + S c0 of the head subspace, position X along k */
-                        int s = head_of(g, r, k);
+                        int s = head_of(g, p, r, k);
                         if (s < 0) { bad_map++; continue; }
-                        int sb = sgf_rec_sb(r), S = 1 << sb;
+                        int sb = 0;
+                        while (((unsigned)p->elem << sb) < r->w[4]) sb++;
+                        int S = 1 << sb;
                         long long idx[SGS_MAXD];
                         sgs_point_index(g, s, (pole & (S - 1)) + (long long)S * 2 * (pole >> sb), idx);
                         for (int X = 0; X <= (1 << m); X++) {
@@ -111,10 +118,12 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
     T_EQ_INT(fields, 0);
     T_EQ_INT(items, p->items);
     T_CHECK(p->pass[0] == 0 && p->pass[g->d] == p->ntask);
+    T_CHECK(p->cost_max * p->W >= p->cost - 1e-6 && p->cost_max <= p->cost + 1e-6);
     return bad_range + bad_map + dup + read_written + cover + fields + (items != p->items);
 }
 
-/* The plan's tasks in reverse order within each pass (any order of a pass is exact). */
+/* The plan's tasks in reverse order within each pass (any order of a pass is exact; the warps
+ * run their lists in parallel). */
 static void reverse_passes(sgf_plan *p)
 {
     for (int k = 0; k < p->d; k++)
@@ -158,18 +167,20 @@ int main(void)
             sgs_grid g;
             if (sgs_init(&g, d, n, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
             sgf_plan p;
-            for (int rmax = 1; rmax <= 16; rmax *= 2) {
-                if (sgf_plan_build(&p, &g, rmax, err, sizeof err)) { fprintf(stderr, "d=%d n=%d: %s\n", d, n, err); T_CHECK(0); continue; }
-                if (!check_plan(&g, &p)) {
-                    replay_f(&g, &p, &seed);
-                    replay_d(&g, &p, &seed);
+            for (int rmax = 1; rmax <= 16; rmax *= 2)
+                for (int elem = 4; elem <= 8; elem += 4) {
+                    int W = 1 + (n * 7 + rmax + elem) % SGF_MAXW;
+                    if (sgf_plan_build(&p, &g, rmax, elem, W, err, sizeof err)) { fprintf(stderr, "d=%d n=%d: %s\n", d, n, err); T_CHECK(0); continue; }
+                    if (!check_plan(&g, &p)) {
+                        if (elem == 4) replay_f(&g, &p, &seed);
+                        else replay_d(&g, &p, &seed);
+                    }
+                    sgf_plan_free(&p);
                 }
-                sgf_plan_free(&p);
-            }
             if (n == NMAX[d] && d <= 4) { /* one level more: poles of level 6 */
                 sgs_grid h;
                 if (!sgs_init(&h, d, n + 1, err, sizeof err)) {
-                    T_EQ_INT(sgf_plan_build(&p, &h, 4, err, sizeof err), -1);
+                    T_EQ_INT(sgf_plan_build(&p, &h, 4, 4, 8, err, sizeof err), -1);
                     T_CHECK(strstr(err, "level 6") != NULL);
                     sgs_free(&h);
                 }
@@ -185,14 +196,15 @@ int main(void)
         int d = FULL[i][0];
         if (sgs_init_full(&g, d, FULL[i] + 1, err, sizeof err)) { fprintf(stderr, "%s\n", err); T_CHECK(0); continue; }
         sgf_plan p;
-        for (int rmax = 1; rmax <= 16; rmax *= 4) {
-            if (sgf_plan_build(&p, &g, rmax, err, sizeof err)) { fprintf(stderr, "full %zu: %s\n", i, err); T_CHECK(0); continue; }
-            if (!check_plan(&g, &p)) {
-                replay_f(&g, &p, &seed);
-                replay_d(&g, &p, &seed);
+        for (int rmax = 1; rmax <= 16; rmax *= 4)
+            for (int elem = 4; elem <= 8; elem += 4) {
+                if (sgf_plan_build(&p, &g, rmax, elem, 1 + (int)(i * 5 + rmax) % SGF_MAXW, err, sizeof err)) { fprintf(stderr, "full %zu: %s\n", i, err); T_CHECK(0); continue; }
+                if (!check_plan(&g, &p)) {
+                    if (elem == 4) replay_f(&g, &p, &seed);
+                    else replay_d(&g, &p, &seed);
+                }
+                sgf_plan_free(&p);
             }
-            sgf_plan_free(&p);
-        }
         sgs_free(&g);
     }
     /* more than 65536 points: refused (d = 6, level 5) */
@@ -200,18 +212,27 @@ int main(void)
     if (!sgs_init(&g, 6, 5, err, sizeof err)) {
         sgf_plan p;
         T_CHECK(g.npts > SGF_MAXPTS);
-        T_EQ_INT(sgf_plan_build(&p, &g, 4, err, sizeof err), -1);
+        T_EQ_INT(sgf_plan_build(&p, &g, 4, 4, 8, err, sizeof err), -1);
         T_CHECK(strstr(err, "16-bit") != NULL);
         sgs_free(&g);
     }
-    /* poles per lane out of range */
+    /* options out of range: poles per lane, element size, warps */
     if (!sgs_init(&g, 3, 2, err, sizeof err)) {
         sgf_plan p;
         static const int BAD[4] = {0, 3, 32, -1};
         for (int i = 0; i < 4; i++) {
-            T_EQ_INT(sgf_plan_build(&p, &g, BAD[i], err, sizeof err), -1);
+            T_EQ_INT(sgf_plan_build(&p, &g, BAD[i], 4, 8, err, sizeof err), -1);
             T_CHECK(strstr(err, "poles per lane") != NULL);
+            T_EQ_INT(sgf_plan_build(&p, &g, 4, BAD[i] + 2, 8, err, sizeof err), -1);
+            T_CHECK(strstr(err, "element size") != NULL);
         }
+        static const int BADW[3] = {0, SGF_MAXW + 1, -3};
+        for (int i = 0; i < 3; i++) {
+            T_EQ_INT(sgf_plan_build(&p, &g, 4, 8, BADW[i], err, sizeof err), -1);
+            T_CHECK(strstr(err, "warps per block") != NULL);
+        }
+        T_EQ_INT(sgf_plan_build(&p, &g, 4, 8, SGF_MAXW, err, sizeof err), 0);
+        sgf_plan_free(&p);
         sgs_free(&g);
     }
     return T_DONE();
