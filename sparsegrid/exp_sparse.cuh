@@ -57,8 +57,9 @@ static const struct { int M, threads; } SPARSE_CLU[SPARSE_CLU_N] = {{3, 256}, {3
  * memory).  rmax: poles of level 1 a lane takes from a task (half as many of level 2, ...).  Grids
  * with poles longer than 5 levels (d = 2, 3 at the sweep's levels) are left out. */
 #define SPARSE_FAM_N 9
-static const struct { int threads, nbuf, rmax; } SPARSE_FAM[SPARSE_FAM_N] = {
-    {128, 1, 4}, {256, 1, 2}, {256, 1, 4}, {256, 1, 8}, {512, 1, 4}, {512, 2, 4}, {1024, 2, 2}, {1024, 2, 4}, {512, 2, 8}};
+static const struct { int threads, nbuf, rmax, lmin; } SPARSE_FAM[SPARSE_FAM_N] = {
+    {256, 1, 4, 8}, {256, 1, 4, 16}, {256, 1, 8, 8}, {512, 1, 4, 8}, {128, 1, 4, 8}, {256, 1, 4, 1},
+    {512, 2, 4, 8}, {1024, 2, 4, 8}, {1024, 2, 2, 16}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N + \
      2 * SPARSE_CLU_N + 2 * SPARSE_FAM_N)
@@ -175,18 +176,18 @@ static void sparse_fam_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *
     for (int c = 0; c < SPARSE_FAM_N; c++) {
         char err[200];
         sgf_gpu *s = p->fv + p->nfv;
-        int rc = sgf_gpu_setup(s, g, elem, SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, o->c.device,
-                               o->max_blocks, err, sizeof err);
+        int rc = sgf_gpu_setup(s, g, elem, SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, SPARSE_FAM[c].lmin,
+                               o->c.device, o->max_blocks, err, sizeof err);
         if (rc) {
-            datfile_meta(d, "fam_plan", "d=%d n=%d: %d threads %d buffers rmax %d left out: %s", g->d, g->n,
-                         SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, err);
+            datfile_meta(d, "fam_plan", "d=%d n=%d: %d threads %d buffers rmax %d lmin %d left out: %s", g->d, g->n,
+                         SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, SPARSE_FAM[c].lmin, err);
             continue;
         }
         p->nfv++;
-        datfile_meta(d, "fam_plan", "d=%d n=%d: gpu_sparse_fam_r%d_b%d, %d threads: %d tasks (warp tasks) per grid, %.2f "
+        datfile_meta(d, "fam_plan", "d=%d n=%d: gpu_sparse_fam_r%d_l%d_b%d, %d threads: %d tasks (warp tasks) per grid, %.2f "
                      "updates per point, %.1f%% of the lanes hold poles, poles up to %d levels, modelled balance over the warps "
                      "%.2f, %zu bytes of shared memory per block, %d blocks per SM, %d registers per thread, %d blocks launched "
-                     "at most", g->d, g->n, s->rmax, s->nbuf, s->threads, s->ntask, s->items_pt, 100 * s->lanes_used, s->MM,
+                     "at most", g->d, g->n, s->rmax, s->lmin, s->nbuf, s->threads, s->ntask, s->items_pt, 100 * s->lanes_used, s->MM,
                      s->balance, s->smem, s->per_sm, s->regs, s->blocks);
     }
 }
@@ -308,7 +309,7 @@ static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, c
     for (int inv = 0; inv < 2; inv++)
         for (int c = 0; c < p->nfv; c++) {
             char name[48];
-            snprintf(name, sizeof name, "gpu_sparse_fam_r%d_b%d", p->fv[c].rmax, p->fv[c].nbuf);
+            snprintf(name, sizeof name, "gpu_sparse_fam_r%d_l%d_b%d", p->fv[c].rmax, p->fv[c].lmin, p->fv[c].nbuf);
             int before = n;
             impl_add(list, &n, SPARSE_GPU_FAM, inv, p->fv[c].threads, NULL, NULL, name, impls);
             if (n > before) list[n - 1].fv = p->fv + c;

@@ -69,35 +69,53 @@ static __device__ __forceinline__ void sgf_poles(unsigned ub, const sgf_rec &rc,
     }
 }
 
-/* Pass k over the grid at shared address ub: this warp's tasks (the plan's balanced list), the
- * next task loaded while the current one is computed. */
-template <typename T, int MM>
-static __device__ __forceinline__ void sgf_pass(unsigned ub, const sgf_dev &g, int k, int inverse)
+/* A warp's place in its task list: the current task tk (records rc of its lanes), the next task tn
+ * and the end of the list.  sgf_open loads the start of a pass before the barrier that ends the
+ * one before it; sgf_pass then keeps the next task and its records a task ahead. */
+typedef struct {
+    int t, last;
+    sgf_task tk, tn;
+    sgf_rec rc;
+} sgf_cursor;
+
+template <int MM>
+static __device__ __forceinline__ void sgf_open(sgf_cursor &c, const sgf_dev &g, int k)
 {
     const int lane = threadIdx.x & 31;
     const int *wb = g.wb + k * (g.W + 1) + (threadIdx.x >> 5);
-    int t = __ldg(wb);
-    const int last = __ldg(wb + 1);
-    if (t >= last) return;
-    sgf_task tk = sgf_task_load(g.task + t);
-    sgf_rec rc = {{0, 0, 0, 0, 0, 0, 0, 0}};
-    if (lane < sgf_task_nl(tk)) rc = sgf_rec_load<MM>(g.rec + sgf_lane_rec(tk, lane));
-    for (; t < last; t++) {
-        sgf_task tn = tk;
-        if (t + 1 < last) tn = sgf_task_load(g.task + t + 1);
+    c.t = __ldg(wb);
+    c.last = __ldg(wb + 1);
+    if (c.t >= c.last) return;
+    c.tk = sgf_task_load(g.task + c.t);
+    c.tn = c.t + 1 < c.last ? sgf_task_load(g.task + c.t + 1) : c.tk;
+    if (lane < sgf_task_nl(c.tk)) c.rc = sgf_rec_load<MM>(g.rec + sgf_lane_rec(c.tk, lane));
+}
+
+/* This warp's tasks of a pass over the grid at shared address ub (the plan's balanced list). */
+template <typename T, int MM>
+static __device__ __forceinline__ void sgf_pass(unsigned ub, const sgf_dev &g, sgf_cursor &c, int inverse)
+{
+    const int lane = threadIdx.x & 31;
+    for (; c.t < c.last; c.t++) {
+        sgf_task tnn = c.tn;
+        sgf_rec rn = c.rc;
+        if (c.t + 1 < c.last && lane < sgf_task_nl(c.tn)) rn = sgf_rec_load<MM>(g.rec + sgf_lane_rec(c.tn, lane));
+        if (c.t + 2 < c.last) tnn = sgf_task_load(g.task + c.t + 2);
+        const sgf_task tk = c.tk;
         if (lane < sgf_task_nl(tk)) {
             const unsigned pE = (unsigned)(sgf_lane_pole(tk, lane) * (int)sizeof(T)), stE = (unsigned)sizeof(T) << sgf_task_pbc(tk);
             const int R = sgf_task_r(tk);
             switch (sgf_task_m(tk)) { /* warp-uniform: a task's poles share their level */
-            case 1: sgf_poles<T, 1>(ub, rc, pE, stE, R, inverse); break;
-            case 2: sgf_poles<T, 2>(ub, rc, pE, stE, R, inverse); break;
-            case 3: sgf_poles<T, 3>(ub, rc, pE, stE, R, inverse); break;
-            case 4: if (MM >= 4) sgf_poles<T, MM >= 4 ? 4 : 1>(ub, rc, pE, stE, R, inverse); break;
-            case 5: if (MM >= 5) sgf_poles<T, MM >= 5 ? 5 : 1>(ub, rc, pE, stE, R, inverse); break;
+            case 1: sgf_poles<T, 1>(ub, c.rc, pE, stE, R, inverse); break;
+            case 2: sgf_poles<T, 2>(ub, c.rc, pE, stE, R, inverse); break;
+            case 3: sgf_poles<T, 3>(ub, c.rc, pE, stE, R, inverse); break;
+            case 4: if (MM >= 4) sgf_poles<T, MM >= 4 ? 4 : 1>(ub, c.rc, pE, stE, R, inverse); break;
+            case 5: if (MM >= 5) sgf_poles<T, MM >= 5 ? 5 : 1>(ub, c.rc, pE, stE, R, inverse); break;
             }
         }
-        if (t + 1 < last && lane < sgf_task_nl(tn)) rc = sgf_rec_load<MM>(g.rec + sgf_lane_rec(tn, lane));
-        tk = tn;
+        c.tk = c.tn;
+        c.tn = tnn;
+        c.rc = rn;
     }
 }
 
@@ -122,6 +140,9 @@ __global__ void __launch_bounds__(SGF_MAXT(MM), 1) k_sparse_fam(const T *in, T *
     __syncthreads();
     T hv = (T)0; /* the scalar this thread loads for the grid whose bulk load is in flight */
     long long gr = blockIdx.x;
+    sgf_cursor cur; /* the start of the next pass, loaded before the barrier that ends this one */
+    cur.rc = sgf_rec{{0, 0, 0, 0, 0, 0, 0, 0}};
+    sgf_open<MM>(cur, g, 0);
     if (gr < ngrids) hv = sgsp_prefetch(in, out, ngrids, 1, N, gr, buf0, bar0, hv);
     for (int it = 0; gr < ngrids; gr += stride, it++) {
         const int b = NBUF == 2 ? (it & 1) : 0;
@@ -134,7 +155,8 @@ __global__ void __launch_bounds__(SGF_MAXT(MM), 1) k_sparse_fam(const T *in, T *
         __syncthreads();
         const long long nx = gr + stride; /* the next grid of this block */
         for (int k = 0; k < g.d; k++) {
-            sgf_pass<T, MM>(sgsp_sh(sh), g, k, inverse);
+            sgf_pass<T, MM>(sgsp_sh(sh), g, cur, inverse);
+            sgf_open<MM>(cur, g, k + 1 < g.d ? k + 1 : 0); /* the next pass, or the first of the next grid */
             if (k == g.d - 1) sgsp_fence_async(); /* before the bulk store reads sh */
             __syncthreads();
             if (NBUF == 2 && k == 0 && nx < ngrids) /* the next grid into the other buffer */
@@ -154,7 +176,7 @@ __global__ void __launch_bounds__(SGF_MAXT(MM), 1) k_sparse_fam(const T *in, T *
 typedef struct {
     sgf_dev dev;
     int MM, nbuf;     /* the kernel's longest pole, buffers */
-    int rmax;         /* poles of level 1 a lane takes from a task (sgf_plan_build) */
+    int rmax, lmin;   /* poles of level 1 a lane takes from a task, lanes at least per family (sgf_plan_build) */
     int threads, bufelems;
     size_t elem, smem; /* dynamic shared memory: 16 bytes of mbarriers and nbuf buffers of N elem + 16 */
     int per_sm, blocks, regs;
@@ -184,19 +206,20 @@ static inline void sgf_gpu_free(sgf_gpu *s)
 
 /* Plans k_sparse_fam for grid h, element size elem (4: float, 8: double), `threads` per block (a
  * multiple of 32 up to SGF_MAXT), nbuf = 1 or 2 buffers (sm_90), rmax poles of level 1 a lane
- * takes from a task (1, 2, 4, 8, 16; sgf_plan_build); max_blocks > 0 caps the grid.
+ * takes from a task while lmin lanes share a family (sgf_plan_build); max_blocks > 0 caps the grid.
  * Returns 0, -1 (refused, nothing allocated, the reason in err: poles longer than 5 levels, more
  * than 65536 points, the buffers do not fit a block's shared memory) or -2 (no block fits an SM). */
-static inline int sgf_gpu_setup(sgf_gpu *s, const sgs_grid *h, size_t elem, int threads, int nbuf, int rmax, int device,
-                                int max_blocks, char *err, size_t errsz)
+static inline int sgf_gpu_setup(sgf_gpu *s, const sgs_grid *h, size_t elem, int threads, int nbuf, int rmax, int lmin,
+                                int device, int max_blocks, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     if (elem != sizeof(float) && elem != sizeof(double)) { snprintf(err, errsz, "element size %zu", elem); return -1; }
     if (nbuf != 1 && nbuf != 2) { snprintf(err, errsz, "%d buffers (1 or 2)", nbuf); return -1; }
     if (threads < 32 || threads > 1024 || threads % 32) { snprintf(err, errsz, "%d threads per block (a multiple of 32 up to 1024)", threads); return -1; }
     sgf_plan p;
-    if (sgf_plan_build(&p, h, rmax, (int)elem, threads / 32, err, errsz)) return -1;
+    if (sgf_plan_build(&p, h, rmax, lmin, (int)elem, threads / 32, err, errsz)) return -1;
     s->rmax = rmax;
+    s->lmin = lmin;
     int mmax = 1;
     for (int m = 1; m <= SGF_MMAX; m++)
         if (p.poles_of[m]) mmax = m;

@@ -81,7 +81,7 @@ typedef struct {
     int ntask, nrec;
     sgf_task *task;
     sgf_rec *rec;
-    int rmax;                /* poles of level 1 a lane takes from a task: R = min(rmax >> (m - 1), P), at least 1 */
+    int rmax, lmin;          /* poles a lane takes from a task: R = min(rmax >> (m - 1), P / lmin), at least 1 */
     long long items;         /* updates per grid (points with l_k >= 1, summed over k) */
     long long lanes, lane_poles; /* lane slots of all tasks (32 ntask) and those holding poles */
     long long poles_of[SGF_MMAX + 1]; /* poles of level m */
@@ -196,12 +196,14 @@ static inline int sgf_lookup(const sgs_grid *g, const int *l)
     return g->lookup[key];
 }
 
-/* Poles a lane takes from one task of poles of level m in families of 2^pb poles. */
-static inline int sgf_poles_per_lane(int rmax, int m, int pb)
+/* Poles a lane takes from one task of poles of level m in families of 2^pb poles: up to rmax of
+ * level 1, rmax / 2 of level 2, ..., as long as at least lmin lanes share a family (the lanes of a
+ * family read neighbouring words: fewer bank conflicts than lanes of different families). */
+static inline int sgf_poles_per_lane(int rmax, int lmin, int m, int pb)
 {
     int r = rmax >> (m - 1);
     if (r < 1) r = 1;
-    while (r > 1 && r > (1 << pb)) r >>= 1;
+    while (r > 1 && r * lmin > (1 << pb)) r >>= 1;
     return r;
 }
 
@@ -249,12 +251,14 @@ static inline double sgf_balance(sgf_task *task, int lo, int hi, int W, int *wb)
 
 /* The plan of grid g (sparse.h: sparse, or full in subspace order) for elements of elem bytes (4,
  * 8) and blocks of W warps, a lane taking up to rmax poles of level 1 from a task (rmax / 2 of
- * level 2, ...; a power of two, 1..16).  Returns 0, or -1 with a message in err (poles longer
- * than SGF_MMAX levels, more than SGF_MAXPTS points, an option out of range, out of memory). */
-static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int elem, int W, char *err, size_t errsz)
+ * level 2, ...; a power of two, 1..16) while at least lmin lanes share a family (1..32, a power of
+ * two; sgf_poles_per_lane).  Returns 0, or -1 with a message in err (poles longer than SGF_MMAX
+ * levels, more than SGF_MAXPTS points, an option out of range, out of memory). */
+static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int lmin, int elem, int W, char *err, size_t errsz)
 {
     memset(p, 0, sizeof *p);
     if (rmax < 1 || rmax > 16 || (rmax & (rmax - 1))) { snprintf(err, errsz, "%d poles per lane (1, 2, 4, 8 or 16)", rmax); return -1; }
+    if (lmin < 1 || lmin > 32 || (lmin & (lmin - 1))) { snprintf(err, errsz, "%d lanes per family (1, 2, 4, 8, 16 or 32)", lmin); return -1; }
     if (elem != 4 && elem != 8) { snprintf(err, errsz, "element size %d (4 or 8)", elem); return -1; }
     if (W < 1 || W > SGF_MAXW) { snprintf(err, errsz, "%d warps per block (1 to %d)", W, SGF_MAXW); return -1; }
     if (g->npts > SGF_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit pole indices reach %d", g->npts, SGF_MAXPTS); return -1; }
@@ -265,6 +269,7 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int e
     p->W = W;
     p->npts = g->npts;
     p->rmax = rmax;
+    p->lmin = lmin;
     /* at most nsub families a pass; tasks: at most one per family plus one per 32 poles */
     sgf_family *fam = (sgf_family *)malloc(sizeof(sgf_family) * (size_t)(g->nsub + 1));
     p->rec = (sgf_rec *)calloc((size_t)d * (size_t)g->nsub + 1, sizeof(sgf_rec));
@@ -300,7 +305,7 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int e
         p->pass[k] = p->ntask;
         for (int i = 0; i < nf;) {
             const sgf_family *f = fam + i;
-            int R = sgf_poles_per_lane(rmax, f->m, f->pb), rb = 0;
+            int R = sgf_poles_per_lane(rmax, lmin, f->m, f->pb), rb = 0;
             while ((1 << rb) < R) rb++;
             int pbc = f->pb - rb < 5 ? f->pb - rb : 5, per = SGF_LANES >> pbc, cnt = 0; /* lanes a family, families a task */
             while (cnt < per && i + cnt < nf && fam[i + cnt].m == f->m && fam[i + cnt].pb == f->pb) cnt++;

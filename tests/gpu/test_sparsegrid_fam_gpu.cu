@@ -23,12 +23,13 @@ static void check(batch_t<T> *b, long long ngrids, int threads, int nbuf, int rm
     const sgs_grid *g = b->g;
     sgf_gpu s;
     char err[200];
-    int rc = sgf_gpu_setup(&s, g, sizeof(T), threads, nbuf, rmax, 0, max_blocks, err, sizeof err);
+    int lmin = 1 << ((threads / 32 + rmax + nbuf) % 6); /* lanes per family: 1..32, rotating */
+    int rc = sgf_gpu_setup(&s, g, sizeof(T), threads, nbuf, rmax, lmin, 0, max_blocks, err, sizeof err);
     if (rc == -1) { /* refused: only for long poles, large blocks of long poles, or buffers too large */
         int optin = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
         sgf_plan pl;
-        int long_poles = sgf_plan_build(&pl, g, rmax, (int)sizeof(T), threads / 32 < 1 ? 1 : threads / 32, err, sizeof err) != 0;
+        int long_poles = sgf_plan_build(&pl, g, rmax, lmin, (int)sizeof(T), threads / 32 < 1 ? 1 : threads / 32, err, sizeof err) != 0;
         int mm = 1;
         if (!long_poles) {
             for (int m = 1; m <= SGF_MMAX; m++)
@@ -51,8 +52,8 @@ static void check(batch_t<T> *b, long long ngrids, int threads, int nbuf, int rm
         batch_upload(b, ngrids, a, o);
         sgf_gpu_run<T>(&s, a, o, ngrids, inv, 0);
         if (!batch_same(b, ngrids, o, inv))
-            printf("  %s d=%d n=%d ngrids=%lld threads=%d nbuf=%d rmax=%d max_blocks=%d %s offset %d %s\n",
-                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, threads, nbuf, rmax, max_blocks,
+            printf("  %s d=%d n=%d ngrids=%lld threads=%d nbuf=%d rmax=%d lmin=%d max_blocks=%d %s offset %d %s\n",
+                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, threads, nbuf, rmax, lmin, max_blocks,
                    in_place ? "in place" : "out of place", offset, inv ? "dehierarchization" : "hierarchization");
     }
     sgf_gpu_free(&s);

@@ -10,8 +10,9 @@
  *     l_k = 0 is; the plan's update count equals the points with l_k >= 1 summed over k;
  *   - the task fields: lanes used nl in 1..32, a multiple of the lanes per family, the lanes of a
  *     task all of one pole level m (the kernel's switch is warp-uniform), R poles a lane with
- *     R = min(rmax >> (m - 1), P) (at least 1), tasks of a pass sorted by m (largest first), pass
- *     bounds increasing; every check for rmax = 1, 2, 4, 8, 16 (poles per lane);
+ *     R = rmax >> (m - 1) halved while R lmin > P (at least 1), the warps' bounds covering each
+ *     pass in order, the busiest warp's modelled cost between the mean and the total; every check
+ *     for rmax = 1..16 and lmin = 1..32 (poles per lane, lanes per family), 1..32 warps;
  *   - a replay task by task (forward and in reverse task order within each pass) == the
  *     pole-wise CPU reference sgs_ref_f/d bitwise, d = 1..6, float and double, both directions,
  *     from level 1 to the largest level whose poles fit (m <= 5), and on full grids in subspace
@@ -66,7 +67,7 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
                             if (j != k) pb += sgs_lbits(g->lev[(long long)s * g->d + j]);
                         int want = p->rmax >> (m - 1);
                         if (want < 1) want = 1;
-                        if (want > (1 << pb)) want = 1 << pb;
+                        while (want > 1 && want * p->lmin > (1 << pb)) want /= 2;
                         if (R != want) fields++;
                     }
                     long long a[SGF_PTS];
@@ -169,8 +170,8 @@ int main(void)
             sgf_plan p;
             for (int rmax = 1; rmax <= 16; rmax *= 2)
                 for (int elem = 4; elem <= 8; elem += 4) {
-                    int W = 1 + (n * 7 + rmax + elem) % SGF_MAXW;
-                    if (sgf_plan_build(&p, &g, rmax, elem, W, err, sizeof err)) { fprintf(stderr, "d=%d n=%d: %s\n", d, n, err); T_CHECK(0); continue; }
+                    int W = 1 + (n * 7 + rmax + elem) % SGF_MAXW, lmin = 1 << ((n + d + rmax + elem / 4) % 6);
+                    if (sgf_plan_build(&p, &g, rmax, lmin, elem, W, err, sizeof err)) { fprintf(stderr, "d=%d n=%d: %s\n", d, n, err); T_CHECK(0); continue; }
                     if (!check_plan(&g, &p)) {
                         if (elem == 4) replay_f(&g, &p, &seed);
                         else replay_d(&g, &p, &seed);
@@ -180,7 +181,7 @@ int main(void)
             if (n == NMAX[d] && d <= 4) { /* one level more: poles of level 6 */
                 sgs_grid h;
                 if (!sgs_init(&h, d, n + 1, err, sizeof err)) {
-                    T_EQ_INT(sgf_plan_build(&p, &h, 4, 4, 8, err, sizeof err), -1);
+                    T_EQ_INT(sgf_plan_build(&p, &h, 4, 8, 4, 8, err, sizeof err), -1);
                     T_CHECK(strstr(err, "level 6") != NULL);
                     sgs_free(&h);
                 }
@@ -198,7 +199,7 @@ int main(void)
         sgf_plan p;
         for (int rmax = 1; rmax <= 16; rmax *= 4)
             for (int elem = 4; elem <= 8; elem += 4) {
-                if (sgf_plan_build(&p, &g, rmax, elem, 1 + (int)(i * 5 + rmax) % SGF_MAXW, err, sizeof err)) { fprintf(stderr, "full %zu: %s\n", i, err); T_CHECK(0); continue; }
+                if (sgf_plan_build(&p, &g, rmax, 1 << (int)((i + rmax) % 6), elem, 1 + (int)(i * 5 + rmax) % SGF_MAXW, err, sizeof err)) { fprintf(stderr, "full %zu: %s\n", i, err); T_CHECK(0); continue; }
                 if (!check_plan(&g, &p)) {
                     if (elem == 4) replay_f(&g, &p, &seed);
                     else replay_d(&g, &p, &seed);
@@ -212,7 +213,7 @@ int main(void)
     if (!sgs_init(&g, 6, 5, err, sizeof err)) {
         sgf_plan p;
         T_CHECK(g.npts > SGF_MAXPTS);
-        T_EQ_INT(sgf_plan_build(&p, &g, 4, 4, 8, err, sizeof err), -1);
+        T_EQ_INT(sgf_plan_build(&p, &g, 4, 8, 4, 8, err, sizeof err), -1);
         T_CHECK(strstr(err, "16-bit") != NULL);
         sgs_free(&g);
     }
@@ -221,17 +222,20 @@ int main(void)
         sgf_plan p;
         static const int BAD[4] = {0, 3, 32, -1};
         for (int i = 0; i < 4; i++) {
-            T_EQ_INT(sgf_plan_build(&p, &g, BAD[i], 4, 8, err, sizeof err), -1);
+            T_EQ_INT(sgf_plan_build(&p, &g, BAD[i], 8, 4, 8, err, sizeof err), -1);
             T_CHECK(strstr(err, "poles per lane") != NULL);
-            T_EQ_INT(sgf_plan_build(&p, &g, 4, BAD[i] + 2, 8, err, sizeof err), -1);
+            static const int BADL[4] = {0, 3, 64, -2};
+            T_EQ_INT(sgf_plan_build(&p, &g, 4, BADL[i], 4, 8, err, sizeof err), -1);
+            T_CHECK(strstr(err, "lanes per family") != NULL);
+            T_EQ_INT(sgf_plan_build(&p, &g, 4, 8, BAD[i] + 2, 8, err, sizeof err), -1);
             T_CHECK(strstr(err, "element size") != NULL);
         }
         static const int BADW[3] = {0, SGF_MAXW + 1, -3};
         for (int i = 0; i < 3; i++) {
-            T_EQ_INT(sgf_plan_build(&p, &g, 4, 8, BADW[i], err, sizeof err), -1);
+            T_EQ_INT(sgf_plan_build(&p, &g, 4, 8, 8, BADW[i], err, sizeof err), -1);
             T_CHECK(strstr(err, "warps per block") != NULL);
         }
-        T_EQ_INT(sgf_plan_build(&p, &g, 4, 8, SGF_MAXW, err, sizeof err), 0);
+        T_EQ_INT(sgf_plan_build(&p, &g, 16, 32, 8, SGF_MAXW, err, sizeof err), 0);
         sgf_plan_free(&p);
         sgs_free(&g);
     }
