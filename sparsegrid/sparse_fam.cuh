@@ -25,13 +25,15 @@ typedef struct {
     const sgf_rec *rec;
 } sgf_dev;
 
-static __device__ __forceinline__ void sgf_pole_t(float *u, const unsigned *o, unsigned pE, unsigned sE, unsigned hm, int MU, int inv)
+static __device__ __forceinline__ void sgf_pole_t(float *u, const unsigned *o, unsigned pE, unsigned dE, unsigned sE, unsigned hm,
+                                                  int MU, int NP, int inv)
 {
-    sgf_pole_f(u, o, pE, sE, hm, MU, inv);
+    sgf_pole_f(u, o, pE, dE, sE, hm, MU, NP, inv);
 }
-static __device__ __forceinline__ void sgf_pole_t(double *u, const unsigned *o, unsigned pE, unsigned sE, unsigned hm, int MU, int inv)
+static __device__ __forceinline__ void sgf_pole_t(double *u, const unsigned *o, unsigned pE, unsigned dE, unsigned sE, unsigned hm,
+                                                  int MU, int NP, int inv)
 {
-    sgf_pole_d(u, o, pE, sE, hm, MU, inv);
+    sgf_pole_d(u, o, pE, dE, sE, hm, MU, NP, inv);
 }
 
 static __device__ __forceinline__ sgf_task sgf_task_load(const sgf_task *t)
@@ -53,20 +55,29 @@ static __device__ __forceinline__ sgf_rec sgf_rec_load(const sgf_rec *r)
     return v;
 }
 
-/* The R poles pE, pE + stE, ... of level MU of one lane; ub: the grid's shared-window address. */
+/* The R poles pE, pE + stE, ... of level MU of one lane, two at a time (poles of up to SGF_PAIRMU
+ * levels: registers); ub: the grid's shared-window address. */
+template <typename T, int MU, int INV>
+static __device__ __forceinline__ void sgf_poles_dir(const unsigned *o, const sgf_rec &rc, unsigned pE, unsigned stE, int R)
+{
+    int i = 0;
+    if (MU <= SGF_PAIRMU) {
+#pragma unroll 1
+        for (; i + 1 < R; i += 2, pE += 2 * stE) sgf_pole_t((T *)0, o, pE, stE, rc.w[4], rc.w[5], MU, 2, INV);
+    }
+#pragma unroll 1
+    for (; i < R; i++, pE += stE) sgf_pole_t((T *)0, o, pE, stE, rc.w[4], rc.w[5], MU, 1, INV);
+}
 template <typename T, int MU>
 static __device__ __forceinline__ void sgf_poles(unsigned ub, const sgf_rec &rc, unsigned pE, unsigned stE, int R, int inverse)
 {
     unsigned o[MU + 1];
 #pragma unroll
     for (int lev = 0; lev <= MU; lev++) o[lev] = ub + sgf_rec_o(&rc, lev);
-    if (inverse) { /* the direction outside the loop: no select per update */
-#pragma unroll 1
-        for (int i = 0; i < R; i++, pE += stE) sgf_pole_t((T *)0, o, pE, rc.w[4], rc.w[5], MU, 1);
-    } else {
-#pragma unroll 1
-        for (int i = 0; i < R; i++, pE += stE) sgf_pole_t((T *)0, o, pE, rc.w[4], rc.w[5], MU, 0);
-    }
+    if (inverse) /* the direction outside the loop: no select per update */
+        sgf_poles_dir<T, MU, 1>(o, rc, pE, stE, R);
+    else
+        sgf_poles_dir<T, MU, 0>(o, rc, pE, stE, R);
 }
 
 /* A warp's place in its task list: the current task tk (records rc of its lanes), the next task tn

@@ -46,6 +46,7 @@
 #define SGF_MAXPTS 65536                 /* 16-bit pole indices */
 #define SGF_LANES 32                     /* lanes of a task: one warp */
 #define SGF_MAXW 32                      /* warps per block */
+#define SGF_PAIRMU 2                     /* a lane runs poles of up to 2 levels two at a time */
 
 #ifdef __CUDA_ARCH__
 #define SGF_UNROLL _Pragma("unroll")
@@ -132,29 +133,36 @@ static inline void sgf_st_f(float *u, unsigned a, float v) { *(float *)((char *)
 static inline void sgf_st_d(double *u, unsigned a, double v) { *(double *)((char *)u + a) = v; }
 #endif
 
-/* The 1D transform of thesis Algorithm 1 on the pole at pE of level MU, in registers: hierarchize
- * (finest level first) or dehierarchize (coarsest first).  MU is a constant where the kernel
- * calls it, so the loops unroll and v[] lives in registers. */
+/* The 1D transform of thesis Algorithm 1 on NP poles (1 or 2: at pE and pE + dE) of level MU, in
+ * registers: hierarchize (finest level first) or dehierarchize (coarsest first).  MU and NP are
+ * constants where the kernel calls it, so the loops unroll and v[] lives in registers; the loads
+ * of both poles come before the stores of either (two poles' latencies overlap). */
 #define SGF_DEFINE(T, SUF, SURPLUS, UNSURPLUS)                                                        \
-    SGF_FI void sgf_pole_##SUF(T *u, const unsigned *o, unsigned pE, unsigned sE, unsigned hmask, int MU, \
-                                int inverse)                                                          \
+    SGF_FI void sgf_pole_##SUF(T *u, const unsigned *o, unsigned pE, unsigned dE, unsigned sE, unsigned hmask, \
+                                int MU, int NP, int inverse)                                          \
     {                                                                                                 \
-        unsigned a[SGF_PTS], hiE = pE & hmask;                                                        \
-        T v[SGF_PTS];                                                                                 \
-        SGF_UNROLL for (int X = 0; X <= (1 << MU); X++) {                                             \
-            a[X] = sgf_point(o, pE, hiE, sE, MU, X);                                                  \
-            v[X] = sgf_ld_##SUF(u, a[X]);                                                             \
+        unsigned a[2][SGF_PTS];                                                                       \
+        T v[2][SGF_PTS];                                                                              \
+        SGF_UNROLL for (int q = 0; q < NP; q++) {                                                     \
+            unsigned qE = pE + (unsigned)q * dE, hiE = qE & hmask;                                    \
+            SGF_UNROLL for (int X = 0; X <= (1 << MU); X++) {                                         \
+                a[q][X] = sgf_point(o, qE, hiE, sE, MU, X);                                           \
+                v[q][X] = sgf_ld_##SUF(u, a[q][X]);                                                   \
+            }                                                                                         \
         }                                                                                             \
-        if (!inverse) {                                                                               \
-            SGF_UNROLL for (int z = 0; z < MU; z++)                                                   \
-                SGF_UNROLL for (int X = 1 << z; X < (1 << MU); X += 2 << z)                           \
-                    v[X] = SURPLUS(v[X], v[X - (1 << z)], v[X + (1 << z)]);                           \
-        } else {                                                                                      \
-            SGF_UNROLL for (int z = MU - 1; z >= 0; z--)                                              \
-                SGF_UNROLL for (int X = 1 << z; X < (1 << MU); X += 2 << z)                           \
-                    v[X] = UNSURPLUS(v[X], v[X - (1 << z)], v[X + (1 << z)]);                         \
+        SGF_UNROLL for (int q = 0; q < NP; q++) {                                                     \
+            if (!inverse) {                                                                           \
+                SGF_UNROLL for (int z = 0; z < MU; z++)                                               \
+                    SGF_UNROLL for (int X = 1 << z; X < (1 << MU); X += 2 << z)                       \
+                        v[q][X] = SURPLUS(v[q][X], v[q][X - (1 << z)], v[q][X + (1 << z)]);           \
+            } else {                                                                                  \
+                SGF_UNROLL for (int z = MU - 1; z >= 0; z--)                                          \
+                    SGF_UNROLL for (int X = 1 << z; X < (1 << MU); X += 2 << z)                       \
+                        v[q][X] = UNSURPLUS(v[q][X], v[q][X - (1 << z)], v[q][X + (1 << z)]);         \
+            }                                                                                         \
         }                                                                                             \
-        SGF_UNROLL for (int X = 1; X < (1 << MU); X++) sgf_st_##SUF(u, a[X], v[X]);                   \
+        SGF_UNROLL for (int q = 0; q < NP; q++)                                                       \
+            SGF_UNROLL for (int X = 1; X < (1 << MU); X++) sgf_st_##SUF(u, a[q][X], v[q][X]);         \
     }
 SGF_DEFINE(float, f, sg_surplus, sg_unsurplus)
 SGF_DEFINE(double, d, sg_surplus_d, sg_unsurplus_d)
@@ -357,9 +365,11 @@ fail:
                 const sgf_rec *r = p->rec + sgf_lane_rec(tk, i);                                      \
                 unsigned o[SGF_MMAX + 1];                                                             \
                 for (int lev = 0; lev <= SGF_MMAX; lev++) o[lev] = sgf_rec_o(r, lev);                 \
-                for (int q = 0; q < sgf_task_r(tk); q++)                                              \
+                for (int q = 0, np; q < sgf_task_r(tk); q += np) { /* as the kernel: pairs, then one */ \
+                    np = sgf_task_m(tk) <= SGF_PAIRMU && sgf_task_r(tk) - q >= 2 ? 2 : 1;             \
                     sgf_pole_##SUF(u, o, (unsigned)(p->elem * (sgf_lane_pole(tk, i) + (q << sgf_task_pbc(tk)))), \
-                                   r->w[4], r->w[5], sgf_task_m(tk), inverse);                        \
+                                   (unsigned)p->elem << sgf_task_pbc(tk), r->w[4], r->w[5], sgf_task_m(tk), np, inverse); \
+                }                                                                                     \
             }                                                                                         \
         }                                                                                             \
     }
