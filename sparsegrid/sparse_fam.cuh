@@ -56,28 +56,28 @@ static __device__ __forceinline__ sgf_rec sgf_rec_load(const sgf_rec *r)
 }
 
 /* The R poles pE, pE + stE, ... of level MU of one lane, two at a time (poles of up to SGF_PAIRMU
- * levels: registers); ub: the grid's shared-window address. */
+ * levels: registers); u: the grid in shared memory. */
 template <typename T, int MU, int INV>
-static __device__ __forceinline__ void sgf_poles_dir(const unsigned *o, const sgf_rec &rc, unsigned pE, unsigned stE, int R)
+static __device__ __forceinline__ void sgf_poles_dir(T *u, const unsigned *o, const sgf_rec &rc, unsigned pE, unsigned stE, int R)
 {
     int i = 0;
     if (MU <= SGF_PAIRMU) {
 #pragma unroll 1
-        for (; i + 1 < R; i += 2, pE += 2 * stE) sgf_pole_t((T *)0, o, pE, stE, rc.w[4], rc.w[5], MU, 2, INV);
+        for (; i + 1 < R; i += 2, pE += 2 * stE) sgf_pole_t(u, o, pE, stE, rc.w[4], rc.w[5], MU, 2, INV);
     }
 #pragma unroll 1
-    for (; i < R; i++, pE += stE) sgf_pole_t((T *)0, o, pE, stE, rc.w[4], rc.w[5], MU, 1, INV);
+    for (; i < R; i++, pE += stE) sgf_pole_t(u, o, pE, stE, rc.w[4], rc.w[5], MU, 1, INV);
 }
 template <typename T, int MU>
-static __device__ __forceinline__ void sgf_poles(unsigned ub, const sgf_rec &rc, unsigned pE, unsigned stE, int R, int inverse)
+static __device__ __forceinline__ void sgf_poles(T *u, const sgf_rec &rc, unsigned pE, unsigned stE, int R, int inverse)
 {
     unsigned o[MU + 1];
 #pragma unroll
-    for (int lev = 0; lev <= MU; lev++) o[lev] = ub + sgf_rec_o(&rc, lev);
+    for (int lev = 0; lev <= MU; lev++) o[lev] = sgf_rec_o(&rc, lev);
     if (inverse) /* the direction outside the loop: no select per update */
-        sgf_poles_dir<T, MU, 1>(o, rc, pE, stE, R);
+        sgf_poles_dir<T, MU, 1>(u, o, rc, pE, stE, R);
     else
-        sgf_poles_dir<T, MU, 0>(o, rc, pE, stE, R);
+        sgf_poles_dir<T, MU, 0>(u, o, rc, pE, stE, R);
 }
 
 /* A warp's place in its task list: the current task tk (records rc of its lanes), the next task tn
@@ -102,9 +102,9 @@ static __device__ __forceinline__ void sgf_open(sgf_cursor &c, const sgf_dev &g,
     if (lane < sgf_task_nl(c.tk)) c.rc = sgf_rec_load<MM>(g.rec + sgf_lane_rec(c.tk, lane));
 }
 
-/* This warp's tasks of a pass over the grid at shared address ub (the plan's balanced list). */
+/* This warp's tasks of a pass over the grid u in shared memory (the plan's balanced list). */
 template <typename T, int MM>
-static __device__ __forceinline__ void sgf_pass(unsigned ub, const sgf_dev &g, sgf_cursor &c, int inverse)
+static __device__ __forceinline__ void sgf_pass(T *u, const sgf_dev &g, sgf_cursor &c, int inverse)
 {
     const int lane = threadIdx.x & 31;
     for (; c.t < c.last; c.t++) {
@@ -117,11 +117,11 @@ static __device__ __forceinline__ void sgf_pass(unsigned ub, const sgf_dev &g, s
             const unsigned pE = (unsigned)(sgf_lane_pole(tk, lane) * (int)sizeof(T)), stE = (unsigned)sizeof(T) << sgf_task_pbc(tk);
             const int R = sgf_task_r(tk);
             switch (sgf_task_m(tk)) { /* warp-uniform: a task's poles share their level */
-            case 1: sgf_poles<T, 1>(ub, c.rc, pE, stE, R, inverse); break;
-            case 2: sgf_poles<T, 2>(ub, c.rc, pE, stE, R, inverse); break;
-            case 3: sgf_poles<T, 3>(ub, c.rc, pE, stE, R, inverse); break;
-            case 4: if (MM >= 4) sgf_poles<T, MM >= 4 ? 4 : 1>(ub, c.rc, pE, stE, R, inverse); break;
-            case 5: if (MM >= 5) sgf_poles<T, MM >= 5 ? 5 : 1>(ub, c.rc, pE, stE, R, inverse); break;
+            case 1: sgf_poles<T, 1>(u, c.rc, pE, stE, R, inverse); break;
+            case 2: sgf_poles<T, 2>(u, c.rc, pE, stE, R, inverse); break;
+            case 3: sgf_poles<T, 3>(u, c.rc, pE, stE, R, inverse); break;
+            case 4: if (MM >= 4) sgf_poles<T, MM >= 4 ? 4 : 1>(u, c.rc, pE, stE, R, inverse); break;
+            case 5: if (MM >= 5) sgf_poles<T, MM >= 5 ? 5 : 1>(u, c.rc, pE, stE, R, inverse); break;
             }
         }
         c.tk = c.tn;
@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(SGF_MAXT(MM), 1) k_sparse_fam(const T *in, T *
         __syncthreads();
         const long long nx = gr + stride; /* the next grid of this block */
         for (int k = 0; k < g.d; k++) {
-            sgf_pass<T, MM>(sgsp_sh(sh), g, cur, inverse);
+            sgf_pass<T, MM>(sh, g, cur, inverse);
             sgf_open<MM>(cur, g, k + 1 < g.d ? k + 1 : 0); /* the next pass, or the first of the next grid */
             if (k == g.d - 1) sgsp_fence_async(); /* before the bulk store reads sh */
             __syncthreads();

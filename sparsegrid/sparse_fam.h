@@ -118,20 +118,11 @@ SGF_FI unsigned sgf_point(const unsigned *o, unsigned pE, unsigned hiE, unsigned
     return o[lev] + pE + h + (unsigned)w * sE;
 }
 
-/* Element loads and stores at byte address a: shared memory on the device (a: a shared-window
- * address; volatile, so that the compiler keeps them in program order around the barriers), u + a
- * on the host. */
-#ifdef __CUDA_ARCH__
-static __device__ __forceinline__ float sgf_ld_f(float *, unsigned a) { float v; asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(a)); return v; }
-static __device__ __forceinline__ double sgf_ld_d(double *, unsigned a) { double v; asm volatile("ld.shared.f64 %0, [%1];" : "=d"(v) : "r"(a)); return v; }
-static __device__ __forceinline__ void sgf_st_f(float *, unsigned a, float v) { asm volatile("st.shared.f32 [%0], %1;" :: "r"(a), "f"(v)); }
-static __device__ __forceinline__ void sgf_st_d(double *, unsigned a, double v) { asm volatile("st.shared.f64 [%0], %1;" :: "r"(a), "d"(v)); }
-#else
-static inline float sgf_ld_f(float *u, unsigned a) { return *(const float *)((const char *)u + a); }
-static inline double sgf_ld_d(double *u, unsigned a) { return *(const double *)((const char *)u + a); }
-static inline void sgf_st_f(float *u, unsigned a, float v) { *(float *)((char *)u + a) = v; }
-static inline void sgf_st_d(double *u, unsigned a, double v) { *(double *)((char *)u + a) = v; }
-#endif
+/* Element loads and stores at byte offset a from u (the kernel: u in shared memory). */
+SGF_FI float sgf_ld_f(float *u, unsigned a) { return *(const float *)((const char *)u + a); }
+SGF_FI double sgf_ld_d(double *u, unsigned a) { return *(const double *)((const char *)u + a); }
+SGF_FI void sgf_st_f(float *u, unsigned a, float v) { *(float *)((char *)u + a) = v; }
+SGF_FI void sgf_st_d(double *u, unsigned a, double v) { *(double *)((char *)u + a) = v; }
 
 /* The 1D transform of thesis Algorithm 1 on NP poles (1 or 2: at pE and pE + dE) of level MU, in
  * registers: hierarchize (finest level first) or dehierarchize (coarsest first).  MU and NP are
