@@ -1,12 +1,13 @@
 # plots/sparsegrid_figx8_pipe.gp -- beyond the thesis (its future work, ch. 6): batched sparse-grid
 # hierarchization on the GPU against its ceiling, H200 and H100, every kernel family.
-# inputs: h200-pipe/float/d2/sparsegrid_figx4_sparse_float.dat h200-pipe/float/d3/sparsegrid_figx4_sparse_float.dat h200-pipe/float/d4/sparsegrid_figx4_sparse_float.dat h200-pipe/float/d5/sparsegrid_figx4_sparse_float.dat h200-pipe/float/d6/sparsegrid_figx4_sparse_float.dat h200-pipe/double/d2/sparsegrid_figx4_sparse_double.dat h200-pipe/double/d3/sparsegrid_figx4_sparse_double.dat h200-pipe/double/d4/sparsegrid_figx4_sparse_double.dat h200-pipe/double/d5/sparsegrid_figx4_sparse_double.dat h200-pipe/double/d6/sparsegrid_figx4_sparse_double.dat h100-pipe/float/d2/sparsegrid_figx4_sparse_float.dat h100-pipe/float/d3/sparsegrid_figx4_sparse_float.dat h100-pipe/float/d4/sparsegrid_figx4_sparse_float.dat h100-pipe/float/d5/sparsegrid_figx4_sparse_float.dat h100-pipe/float/d6/sparsegrid_figx4_sparse_float.dat h100-pipe/double/d2/sparsegrid_figx4_sparse_double.dat h100-pipe/double/d3/sparsegrid_figx4_sparse_double.dat h100-pipe/double/d4/sparsegrid_figx4_sparse_double.dat h100-pipe/double/d5/sparsegrid_figx4_sparse_double.dat h100-pipe/double/d6/sparsegrid_figx4_sparse_double.dat
+# inputs: h200-pipe/float/d2/sparsegrid_figx4_sparse_float.dat h200-pipe/float/d3/sparsegrid_figx4_sparse_float.dat h200-pipe/float/d4/sparsegrid_figx4_sparse_float.dat h200-pipe/float/d5/sparsegrid_figx4_sparse_float.dat h200-pipe/float/d6/sparsegrid_figx4_sparse_float.dat h200-pipe/double/d2/sparsegrid_figx4_sparse_double.dat h200-pipe/double/d3/sparsegrid_figx4_sparse_double.dat h200-pipe/double/d4/sparsegrid_figx4_sparse_double.dat h200-pipe/double/d5/sparsegrid_figx4_sparse_double.dat h200-pipe/double/d6/sparsegrid_figx4_sparse_double.dat h100-pipe/float/d2/sparsegrid_figx4_sparse_float.dat h100-pipe/float/d3/sparsegrid_figx4_sparse_float.dat h100-pipe/float/d4/sparsegrid_figx4_sparse_float.dat h100-pipe/float/d5/sparsegrid_figx4_sparse_float.dat h100-pipe/float/d6/sparsegrid_figx4_sparse_float.dat h100-pipe/double/d2/sparsegrid_figx4_sparse_double.dat h100-pipe/double/d3/sparsegrid_figx4_sparse_double.dat h100-pipe/double/d4/sparsegrid_figx4_sparse_double.dat h100-pipe/double/d5/sparsegrid_figx4_sparse_double.dat h100-pipe/double/d6/sparsegrid_figx4_sparse_double.dat h200-fam/run1/float/d2/sparsegrid_figx4_sparse_float.dat h200-fam/run1/float/d3/sparsegrid_figx4_sparse_float.dat h200-fam/run1/float/d4/sparsegrid_figx4_sparse_float.dat h200-fam/run1/float/d5/sparsegrid_figx4_sparse_float.dat h200-fam/run1/float/d6/sparsegrid_figx4_sparse_float.dat h200-fam/run1/double/d2/sparsegrid_figx4_sparse_double.dat h200-fam/run1/double/d3/sparsegrid_figx4_sparse_double.dat h200-fam/run1/double/d4/sparsegrid_figx4_sparse_double.dat h200-fam/run1/double/d5/sparsegrid_figx4_sparse_double.dat h200-fam/run1/double/d6/sparsegrid_figx4_sparse_double.dat
 # Reads datadir/{h200,h100}-pipe/<precision>/d<d>/sparsegrid_figx4_sparse_<precision>.dat (sparsegrid
 # --exp=sparse, one d per file, 256 MiB of input) through sparsegrid/sparse_best.awk (the best row per
 # d and family at the largest batch).  Panels (a) float, (b) double: x: d; y: % of the copy kernel of
 # the same bytes (forward; the inverse of the same row is within a point or two, see the data);
 # per GPU (H200 red, H100 blue) k_sparse_pipe (solid), k_sparse_stream (dashed), k_sparse_multi
-# (dotted); the 60 % goal (grey) and the full-grid fused kernel's level on the H200 (float, 512 MiB
+# (dotted); k_sparse_fam on the H200 (green, from datadir/h200-fam/run1/<precision>/d<d>/, d = 4..6:
+# its plan refuses the longer poles of d = 2, 3); the 60 % goal (grey) and the full-grid fused kernel's level on the H200 (float, 512 MiB
 # moved, sparsegrid_figx1_bandwidth.dat: dash-dot).  The CPU (cpu_tuned, 16 cores) is against the
 # host's triad, not the copy kernel: it is in the README's table, not here.
 if (!exists("datadir")) datadir = 'sparsegrid/results'
@@ -15,6 +16,7 @@ if (!exists("term")) term = 'pdf'
 if (!exists("outfile")) outfile = 'plots/out/sparsegrid_figx8_pipe.'.term
 load styledir.'/style.gp'
 best(g, p) = sprintf("< awk -f sparsegrid/sparse_best.awk %s/%s-pipe/%s/d*/sparsegrid_figx4_sparse_%s.dat", datadir, g, p, p)
+bestfam(p) = sprintf("< awk -f sparsegrid/sparse_best.awk %s/h200-fam/run1/%s/d*/sparsegrid_figx4_sparse_%s.dat", datadir, p, p)
 fam(f, col) = strcol(2) eq f ? column(col) : NaN
 # the full-grid fused kernel beyond L2 at ~512 MiB moved (H200, float): its best pct_copy
 fb = datadir.'/sparsegrid_figx1_bandwidth.dat'
@@ -33,6 +35,7 @@ do for [p in "float double"] {
        best('h200', p) using "d":(fam('pipe', 3)) with linespoints lc rgb '#d62728' pt 7 dt 1 title 'k\_sparse\_pipe, H200', \
        best('h200', p) using "d":(fam('stream', 3)) with linespoints lc rgb '#d62728' pt 6 dt 2 title 'k\_sparse\_stream, H200', \
        best('h200', p) using "d":(fam('multi', 3)) with linespoints lc rgb '#d62728' pt 4 dt 3 title 'k\_sparse\_multi, H200', \
+       bestfam(p) using "d":(fam('fam', 3)) with linespoints lc rgb '#2ca02c' pt 9 dt 1 lw 2 title 'k\_sparse\_fam, H200', \
        best('h100', p) using "d":(fam('pipe', 3)) with linespoints lc rgb '#1f77b4' pt 5 dt 1 title 'k\_sparse\_pipe, H100', \
        best('h100', p) using "d":(fam('stream', 3)) with linespoints lc rgb '#1f77b4' pt 6 dt 2 title 'k\_sparse\_stream, H100', \
        best('h100', p) using "d":(fam('multi', 3)) with linespoints lc rgb '#1f77b4' pt 4 dt 3 title 'k\_sparse\_multi, H100'

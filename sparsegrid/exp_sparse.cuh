@@ -52,14 +52,15 @@ static const struct { int M, G, threads, nbuf, pairs, minb; } SPARSE_PIPE[SPARSE
 #define SPARSE_CLU_N 4
 static const struct { int M, threads; } SPARSE_CLU[SPARSE_CLU_N] = {{3, 256}, {3, 512}, {3, 128}, {4, 256}};
 /* k_sparse_fam configurations (sparse_fam.cuh: a warp's lanes over the poles of a family, one grid
- * per block): {threads, buffers, rmax}.  One buffer: more blocks (grids) per SM; two: the next grid's
- * load runs while this one is computed (d = 5, 6 in double, where one block fills the shared
- * memory).  rmax: poles of level 1 a lane takes from a task (half as many of level 2, ...).  Grids
- * with poles longer than 5 levels (d = 2, 3 at the sweep's levels) are left out. */
-#define SPARSE_FAM_N 9
+ * per block): {threads, buffers, rmax, lmin}.  One buffer: more blocks (grids) per SM; two: the next
+ * grid's load runs while this one is computed (d = 5, 6 in double, where one block fills the shared
+ * memory).  rmax: poles of level 1 a lane takes from a task (half as many of level 2, ...), as long
+ * as lmin lanes still share a family (lmin 1: the fewest tasks; 8: fewer bank conflicts).  The
+ * best of each d and precision in the first H200 runs; grids with poles longer than 5 levels
+ * (d = 2, 3 at the sweep's levels) are left out. */
+#define SPARSE_FAM_N 6
 static const struct { int threads, nbuf, rmax, lmin; } SPARSE_FAM[SPARSE_FAM_N] = {
-    {256, 1, 4, 8}, {256, 1, 4, 16}, {256, 1, 8, 8}, {512, 1, 4, 8}, {128, 1, 4, 8}, {256, 1, 4, 1},
-    {512, 2, 4, 8}, {1024, 2, 4, 8}, {1024, 2, 2, 16}};
+    {256, 1, 4, 1}, {128, 1, 4, 8}, {256, 1, 4, 8}, {512, 1, 4, 8}, {512, 2, 4, 8}, {1024, 2, 4, 8}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N + \
      2 * SPARSE_CLU_N + 2 * SPARSE_FAM_N)

@@ -5,7 +5,7 @@
 #   awk -f sparsegrid/sparse_best.awk sparsegrid/results-ref/h200-pipe/float/d*/sparsegrid_figx4_sparse_float.dat
 #
 # Families by row name (column impl): multi = gpu_sparse_multi_*, stream = gpu_sparse_stream_*,
-# pipe = gpu_sparse_pipe_*, cpu = cpu_tuned / cpu_shift.  Per d and family: the row of the largest
+# pipe = gpu_sparse_pipe_*, fam = gpu_sparse_fam_*, cpu = cpu_tuned / cpu_shift.  Per d and family: the row of the largest
 # batch (bytes_moved) with the highest forward pct_ceiling (GPU rows: of the copy kernel; CPU
 # rows: of the host's triad), and the pct_ceiling of the same implementation and block size's
 # _inverse row.  Output: a header line of the column names, then one line per d and family, d
@@ -28,6 +28,7 @@ FNR == 1 { h = 0 }
     if (name ~ /^gpu_sparse_multi_/) fam = "multi"
     else if (name ~ /^gpu_sparse_stream_/) fam = "stream"
     else if (name ~ /^gpu_sparse_pipe_/) fam = "pipe"
+    else if (name ~ /^gpu_sparse_fam_/) fam = "fam"
     else if (name ~ /^cpu_(tuned|shift)$/) fam = "cpu"
     else next
     b = $c["bytes_moved"] + 0
@@ -42,10 +43,10 @@ END {
         if (ri[i]) { inv_of[rd[i], rn[i], rt[i]] = rp[i]; continue }
         if (!(k in best) || rp[i] > best[k]) { best[k] = rp[i]; bn[k] = rn[i]; bt[k] = rt[i] }
     }
-    split("multi stream pipe cpu", fams, " ")
+    split("multi stream pipe fam cpu", fams, " ")
     print "d family pct_forward pct_inverse impl threads"
     for (d = 1; d <= 12; d++)
-        for (j = 1; j <= 4; j++) {
+        for (j = 1; j <= 5; j++) {
             k = d SUBSEP fams[j]
             if (!(k in best)) continue
             v = ((d, bn[k], bt[k]) in inv_of) ? inv_of[d, bn[k], bt[k]] : "nan"
