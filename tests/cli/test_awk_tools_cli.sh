@@ -246,6 +246,8 @@ pct_ceiling bytes_moved impl threads d note
 56.0 200 gpu_sparse_pipe_m3_g1_b1_r6_inverse 256 12 b
 50.0 200 cpu_shift 8 3 c
 60.0 100 gpu_sparse_pipe_m3_g1 256 3 e
+57.0 200 gpu_sparse_fam_r4_l8 128 12 f
+54.5 200 gpu_sparse_fam_r4_l8_inverse 128 12 g
 EOF
 B=sparsegrid/sparse_best.awk
 out=$(awk -f "$top/$B" "$t/s1.dat" "$t/s2.dat"); rc=$?
@@ -255,7 +257,8 @@ want='d family pct_forward pct_inverse impl threads
 2 stream 41.5 39.25 gpu_sparse_stream_m3_g1 512
 2 cpu 20.0 21 cpu_tuned 1
 3 cpu 50.0 nan cpu_shift 8
-12 pipe 55.6 56 gpu_sparse_pipe_m3_g1_b1_r6 256'
+12 pipe 55.6 56 gpu_sparse_pipe_m3_g1_b1_r6 256
+12 fam 57.0 54.5 gpu_sparse_fam_r4_l8 128'
 [ "$out" = "$want" ] || { cli_fail "$B: output differs"; diff <(printf '%s\n' "$want") <(printf '%s\n' "$out") >&2; }
 # the files in the other order: the same lines (the header is read again for every file)
 out=$(awk -f "$top/$B" "$t/s2.dat" "$t/s1.dat")

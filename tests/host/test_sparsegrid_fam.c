@@ -11,8 +11,10 @@
  *   - the task fields: lanes used nl in 1..32, a multiple of the lanes per family, the lanes of a
  *     task all of one pole level m (the kernel's switch is warp-uniform), R poles a lane with
  *     R = rmax >> (m - 1) halved while R lmin > P (at least 1), the warps' bounds covering each
- *     pass in order, the busiest warp's modelled cost between the mean and the total; every check
- *     for rmax = 1..16 and lmin = 1..32 (poles per lane, lanes per family), 1..32 warps;
+ *     pass in order, the busiest warp's modelled cost between the mean and the total, each warp's
+ *     tasks largest poles first and the balance a greedy one (a warp's load less its last task's
+ *     cost at most the least loaded warp's load; the warps' loads summing to cost and cost_max);
+ *     every check for rmax = 1..16 and lmin = 1..32 (poles per lane, lanes per family), 1..32 warps;
  *   - a replay task by task (forward and in reverse task order within each pass) == the
  *     pole-wise CPU reference sgs_ref_f/d bitwise, d = 1..6, float and double, both directions,
  *     from level 1 to the largest level whose poles fit (m <= 5), and on full grids in subspace
@@ -41,6 +43,8 @@ static int head_of(const sgs_grid *g, const sgf_plan *p, const sgf_rec *r, int k
 static long long check_plan(const sgs_grid *g, const sgf_plan *p)
 {
     long long N = g->npts, bad_map = 0, bad_range = 0, dup = 0, read_written = 0, cover = 0, fields = 0, items = 0;
+    long long unbalanced = 0;
+    double cost_all = 0, cost_busiest = 0;
     int *wr = (int *)malloc(sizeof(int) * N);
     for (int k = 0; k < g->d; k++) {
         if (p->pass[k] > p->pass[k + 1]) fields++;
@@ -49,6 +53,28 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
         if (wb[0] != p->pass[k] || wb[p->W] != p->pass[k + 1]) fields++;
         for (int w = 0; w < p->W; w++)
             if (wb[w] > wb[w + 1]) fields++;
+        /* the balance (the model's cost per task, sgf_task_cost): each warp runs its tasks largest
+         * poles first, and is a greedy one -- a warp's last task went to it when it had the least
+         * load, so its load less that task's cost is at most every warp's final load; the busiest
+         * warps' loads add up to cost_max, all tasks' to cost */
+        double load[SGF_MAXW], lmin_w = 1e300, lmax_w = 0;
+        int in_pass = wb[0] >= p->pass[k] && wb[p->W] <= p->pass[k + 1];
+        for (int w = 0; w < p->W; w++) {
+            load[w] = 0;
+            for (int t = wb[w]; in_pass && t < wb[w + 1]; t++) {
+                load[w] += sgf_task_cost(sgf_task_m(p->task[t]), sgf_task_r(p->task[t]));
+                if (t > wb[w] && sgf_task_m(p->task[t]) > sgf_task_m(p->task[t - 1])) fields++;
+            }
+            if (load[w] < lmin_w) lmin_w = load[w];
+            if (load[w] > lmax_w) lmax_w = load[w];
+            cost_all += load[w];
+        }
+        for (int w = 0; w < p->W; w++)
+            if (in_pass && wb[w] < wb[w + 1]) {
+                sgf_task last = p->task[wb[w + 1] - 1];
+                if (load[w] - sgf_task_cost(sgf_task_m(last), sgf_task_r(last)) > lmin_w + 1e-6) unbalanced++;
+            }
+        cost_busiest += lmax_w;
         for (long long i = 0; i < N; i++) wr[i] = -1;
         for (int pass = 0; pass < 2; pass++) /* 0: writes, 1: reads against them */
             for (int t = p->pass[k]; t < p->pass[k + 1]; t++) {
@@ -120,7 +146,9 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
     T_EQ_INT(items, p->items);
     T_CHECK(p->pass[0] == 0 && p->pass[g->d] == p->ntask);
     T_CHECK(p->cost_max * p->W >= p->cost - 1e-6 && p->cost_max <= p->cost + 1e-6);
-    return bad_range + bad_map + dup + read_written + cover + fields + (items != p->items);
+    T_EQ_INT(unbalanced, 0);
+    T_CHECK(fabs(cost_all - p->cost) < 1e-6 && fabs(cost_busiest - p->cost_max) < 1e-6);
+    return bad_range + bad_map + dup + read_written + cover + fields + (items != p->items) + unbalanced;
 }
 
 /* The plan's tasks in reverse order within each pass (any order of a pass is exact; the warps
