@@ -8,11 +8,12 @@
  * task, a 4-byte task entry and a 16-byte family record (the single items of the level-1 poles:
  * a 4-byte item) from L1/L2: at d = 6 that is 26-31 thread instructions per update where the
  * update itself needs 6, and the table of d = 6 (88 KB) misses L1 when three blocks share an SM
- * (NOTES.md, "A reading of the d = 6 profiles").  Here a task is one warp's: 32 poles of one
- * family (lane i takes pole p0 + i) or, for families of fewer than 32 poles, 32 / P families of
- * the same shape (lane i takes pole i mod P of family f0 + i / P).  A lane finds its pole from
- * its lane number; the task (8 bytes) is one load per warp and the family record (16 bytes) one
- * per family, both prefetched a task ahead; nothing is read per pole.
+ * (NOTES.md, "A reading of the d = 6 profiles").  Here a task is one warp's: the lanes take the
+ * poles of one family, or of several families of the same shape when a family has fewer poles
+ * than lanes, each lane R of them (see sgf_task).  A lane finds its family record and poles from
+ * its lane number; the task (16 bytes, one load per warp) and the record (32 bytes: the byte
+ * offsets of the family's subspaces) are loaded a task ahead; nothing is read per pole.  The plan
+ * spreads each pass's tasks over the block's warps (sgf_balance).
  *
  * Poles and families (as sparse_stream.h).  For pass k, a family is a subspace with l_k = 0
  * together with the subspaces that differ from it only in l_k = 1..m (m = the largest level
@@ -29,13 +30,15 @@
  * independent: one barrier per pass.  The passes run k = 0 .. d-1 in both directions, as the CPU.
  *
  * Limits (the plan refuses otherwise): m <= 5 (the sweep's grids of d = 4, 5, 6; d = 2, 3 have
- * longer poles, which k_sparse_pipe cuts into tiers), grids of at most 65536 points (16-bit
- * offsets).
+ * longer poles, which k_sparse_pipe cuts into tiers), grids of at most 65536 points (16-bit pole
+ * indices).
  *
- * Model (float, d = 6, n = 3; counted from the plan by the host test, SASS to be read): per
- * update of a pole of level m the lane runs (2^m + 1) LDS, 2 (2^m - 1) FP and (2^m - 1) STS, plus
- * about m + 6 index instructions per pole: about 14, 8 and 6.5 instructions per update for
- * m = 1, 2, 3 against 25, 20 and 13 in k_sparse_pipe, and no load per pole. */
+ * Cost (the SASS of the float kernel, sm_90): a pole of level 1 is 14 instructions (3 LDS, 2 FP,
+ * 1 STS, the rest its addresses and loop), one of level 3 about 60 for its 7 updates; but every
+ * lane of a task also runs the walk (task and record loads, decoding, dispatch), about 45
+ * instructions a task, so at d = 6 the kernel executes about as many instructions per point as
+ * k_sparse_pipe, and lanes of different families conflict in shared memory.  Measured: better than
+ * k_sparse_pipe at d = 5 in double only (NOTES.md, "k_sparse_fam"). */
 #ifndef SPARSEGRID_SPARSE_FAM_H
 #define SPARSEGRID_SPARSE_FAM_H
 
