@@ -6,7 +6,7 @@
 # (the sanitizer builds, shown as asan/NAME) and tests/cli/test_*.sh)
 # The GPU tests (a bin/NAME built from gpu/NAME.cu) run a second time under compute-sanitizer
 # memcheck, as memcheck/NAME (TEST_QUICK=1 in their environment: a test with a smaller mode
-# uses it), and those named in TEST_RACECHECK (default: test_tensorcore_sw) under racecheck,
+# uses it), and those named in TEST_RACECHECK (default: test_tensorcore_sw test_sparsegrid_fam_gpu) under racecheck,
 # as racecheck/NAME; --error-exitcode=1, so any report fails.  They SKIP where the plain run
 # of the same test skipped (no GPU) or compute-sanitizer is not installed (SANITIZER names
 # it: a name is looked for in PATH, then next to nvcc; a path is used as given or not at all).  TEST_SANITIZE_TIMEOUT (default
@@ -33,7 +33,7 @@ if [ $# -gt 0 ]; then tests=("$@"); else
     for t in "$here"/bin/*; do
       [ -f "$t" ] && [ -x "$t" ] && [ -f "$here/gpu/$(basename "$t").cu" ] || continue
       tests+=("memcheck:$t")
-      case " ${TEST_RACECHECK-test_tensorcore_sw} " in *" $(basename "$t") "*) tests+=("racecheck:$t");; esac
+      case " ${TEST_RACECHECK-test_tensorcore_sw test_sparsegrid_fam_gpu} " in *" $(basename "$t") "*) tests+=("racecheck:$t");; esac
     done
   fi
 fi
