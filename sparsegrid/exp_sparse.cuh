@@ -56,11 +56,13 @@ static const struct { int M, threads; } SPARSE_CLU[SPARSE_CLU_N] = {{3, 256}, {3
  * grid's load runs while this one is computed (d = 5, 6 in double, where one block fills the shared
  * memory).  rmax: poles of level 1 a lane takes from a task (half as many of level 2, ...), as long
  * as lmin lanes still share a family (lmin 1: the fewest tasks; 8: fewer bank conflicts).  The
- * best of each d and precision in the first H200 runs; grids with poles longer than 5 levels
- * (d = 2, 3 at the sweep's levels) are left out. */
-#define SPARSE_FAM_N 6
-static const struct { int threads, nbuf, rmax, lmin; } SPARSE_FAM[SPARSE_FAM_N] = {
-    {256, 1, 4, 1}, {128, 1, 4, 8}, {256, 1, 4, 8}, {512, 1, 4, 8}, {512, 2, 4, 8}, {1024, 2, 4, 8}};
+ * first six: the best of each d and precision in the first H200 runs; the last two (rows _p): the
+ * same plans with the small families grouped bank-aware (sgf_pack_class), added after those runs.
+ * Grids with poles longer than 5 levels (d = 2, 3 at the sweep's levels) are left out. */
+#define SPARSE_FAM_N 8
+static const struct { int threads, nbuf, rmax, lmin, pack; } SPARSE_FAM[SPARSE_FAM_N] = {
+    {256, 1, 4, 1, 0}, {128, 1, 4, 8, 0}, {256, 1, 4, 8, 0}, {512, 1, 4, 8, 0}, {512, 2, 4, 8, 0}, {1024, 2, 4, 8, 0},
+    {256, 1, 4, 1, 1}, {512, 2, 4, 8, 1}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N + \
      2 * SPARSE_CLU_N + 2 * SPARSE_FAM_N)
@@ -178,17 +180,19 @@ static void sparse_fam_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *
         char err[200];
         sgf_gpu *s = p->fv + p->nfv;
         int rc = sgf_gpu_setup(s, g, elem, SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, SPARSE_FAM[c].lmin,
-                               o->c.device, o->max_blocks, err, sizeof err);
+                               SPARSE_FAM[c].pack, o->c.device, o->max_blocks, err, sizeof err);
         if (rc) {
-            datfile_meta(d, "fam_plan", "d=%d n=%d: %d threads %d buffers rmax %d lmin %d left out: %s", g->d, g->n,
-                         SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, SPARSE_FAM[c].lmin, err);
+            datfile_meta(d, "fam_plan", "d=%d n=%d: %d threads %d buffers rmax %d lmin %d%s left out: %s", g->d, g->n,
+                         SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, SPARSE_FAM[c].lmin,
+                         SPARSE_FAM[c].pack ? " packed" : "", err);
             continue;
         }
         p->nfv++;
-        datfile_meta(d, "fam_plan", "d=%d n=%d: gpu_sparse_fam_r%d_l%d_b%d, %d threads: %d tasks (warp tasks) per grid, %.2f "
+        datfile_meta(d, "fam_plan", "d=%d n=%d: gpu_sparse_fam_r%d_l%d_b%d%s, %d threads: %d tasks (warp tasks) per grid, %.2f "
                      "updates per point, %.1f%% of the lanes hold poles, poles up to %d levels, modelled balance over the warps "
                      "%.2f, %zu bytes of shared memory per block, %d blocks per SM, %d registers per thread, %d blocks launched "
-                     "at most", g->d, g->n, s->rmax, s->lmin, s->nbuf, s->threads, s->ntask, s->items_pt, 100 * s->lanes_used, s->MM,
+                     "at most", g->d, g->n, s->rmax, s->lmin, s->nbuf, s->pack ? "_p" : "", s->threads, s->ntask, s->items_pt,
+                     100 * s->lanes_used, s->MM,
                      s->balance, s->smem, s->per_sm, s->regs, s->blocks);
     }
 }
@@ -310,7 +314,8 @@ static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, c
     for (int inv = 0; inv < 2; inv++)
         for (int c = 0; c < p->nfv; c++) {
             char name[48];
-            snprintf(name, sizeof name, "gpu_sparse_fam_r%d_l%d_b%d", p->fv[c].rmax, p->fv[c].lmin, p->fv[c].nbuf);
+            snprintf(name, sizeof name, "gpu_sparse_fam_r%d_l%d_b%d%s", p->fv[c].rmax, p->fv[c].lmin, p->fv[c].nbuf,
+                     p->fv[c].pack ? "_p" : "");
             int before = n;
             impl_add(list, &n, SPARSE_GPU_FAM, inv, p->fv[c].threads, NULL, NULL, name, impls);
             if (n > before) list[n - 1].fv = p->fv + c;

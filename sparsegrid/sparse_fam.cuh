@@ -188,6 +188,7 @@ typedef struct {
     sgf_dev dev;
     int MM, nbuf;     /* the kernel's longest pole, buffers */
     int rmax, lmin;   /* poles of level 1 a lane takes from a task, lanes at least per family (sgf_plan_build) */
+    int pack;         /* small families grouped into tasks bank-aware (sgf_pack_class) */
     int threads, bufelems;
     size_t elem, smem; /* dynamic shared memory: 16 bytes of mbarriers and nbuf buffers of N elem + 16 */
     int per_sm, blocks, regs;
@@ -217,20 +218,22 @@ static inline void sgf_gpu_free(sgf_gpu *s)
 
 /* Plans k_sparse_fam for grid h, element size elem (4: float, 8: double), `threads` per block (a
  * multiple of 32 up to SGF_MAXT), nbuf = 1 or 2 buffers (sm_90), rmax poles of level 1 a lane
- * takes from a task while lmin lanes share a family (sgf_plan_build); max_blocks > 0 caps the grid.
+ * takes from a task while lmin lanes share a family, pack: bank-aware grouping of small families
+ * (sgf_plan_build); max_blocks > 0 caps the grid.
  * Returns 0, -1 (refused, nothing allocated, the reason in err: poles longer than 5 levels, more
  * than 65536 points, the buffers do not fit a block's shared memory) or -2 (no block fits an SM). */
 static inline int sgf_gpu_setup(sgf_gpu *s, const sgs_grid *h, size_t elem, int threads, int nbuf, int rmax, int lmin,
-                                int device, int max_blocks, char *err, size_t errsz)
+                                int pack, int device, int max_blocks, char *err, size_t errsz)
 {
     memset(s, 0, sizeof *s);
     if (elem != sizeof(float) && elem != sizeof(double)) { snprintf(err, errsz, "element size %zu", elem); return -1; }
     if (nbuf != 1 && nbuf != 2) { snprintf(err, errsz, "%d buffers (1 or 2)", nbuf); return -1; }
     if (threads < 32 || threads > 1024 || threads % 32) { snprintf(err, errsz, "%d threads per block (a multiple of 32 up to 1024)", threads); return -1; }
     sgf_plan p;
-    if (sgf_plan_build(&p, h, rmax, lmin, (int)elem, threads / 32, err, errsz)) return -1;
+    if (sgf_plan_build(&p, h, rmax, lmin, (int)elem, threads / 32, pack, err, errsz)) return -1;
     s->rmax = rmax;
     s->lmin = lmin;
+    s->pack = pack;
     int mmax = 1;
     for (int m = 1; m <= SGF_MMAX; m++)
         if (p.poles_of[m]) mmax = m;

@@ -86,6 +86,7 @@ typedef struct {
     sgf_task *task;
     sgf_rec *rec;
     int rmax, lmin;          /* poles a lane takes from a task: R = min(rmax >> (m - 1), P / lmin), at least 1 */
+    int pack;                /* small families grouped into tasks bank-aware (sgf_pack_class), 0: in storage order */
     long long items;         /* updates per grid (points with l_k >= 1, summed over k) */
     long long lanes, lane_poles; /* lane slots of all tasks (32 ntask) and those holding poles */
     long long poles_of[SGF_MMAX + 1]; /* poles of level m */
@@ -251,12 +252,77 @@ static inline double sgf_balance(sgf_task *task, int lo, int hi, int W, int *wb)
     return worst;
 }
 
+/* Bank-aware grouping of the n families fam[0..n) of one class (pole level m, 2^pbc lanes a family,
+ * R poles a lane, 32 / 2^pbc families a task; any grouping gives the same bits): the tasks take the
+ * families in the order returned, 32 / 2^pbc at a time, so the order is built group by group,
+ * each slot getting, among the next SGF_PACK_LOOK unplaced families, the one that raises the
+ * fewest of the group's warp accesses to a larger bank maximum (sgf_wavefronts' rule: 32 banks of
+ * 4 bytes, or 16 banks of 8 bytes per half warp).  Returns -1 when out of memory. */
+#define SGF_PACK_LOOK 64
+static inline int sgf_pack_class(sgf_family *fam, int n, int m, int pbc, int R, int elem)
+{
+    int L = 1 << pbc, per = SGF_LANES / L, ni = R * ((1 << m) + 1), nb = elem == 8 ? 16 : 32;
+    if (per < 2 || n < 3) return 0;
+    unsigned *word = (unsigned *)malloc(sizeof(unsigned) * (size_t)n * (size_t)ni * (size_t)L);
+    int *cnt = (int *)malloc(sizeof(int) * (size_t)ni * 2 * (size_t)nb), *mx = (int *)malloc(sizeof(int) * (size_t)ni * 2);
+    char *used = (char *)calloc((size_t)n, 1);
+    sgf_family *out = (sgf_family *)malloc(sizeof(sgf_family) * (size_t)n);
+    if (!word || !cnt || !mx || !used || !out) { free(word); free(cnt); free(mx); free(used); free(out); return -1; }
+    for (int h = 0; h < n; h++) { /* the words family h's lanes j touch in access k = r (2^m + 1) + X */
+        unsigned o[SGF_MMAX + 1] = {0}, sE = (unsigned)elem << fam[h].sb, hm = ~(sE - 1u);
+        for (int lev = 0; lev <= m; lev++) o[lev] = (unsigned)(elem * fam[h].off[lev]);
+        for (int r = 0; r < R; r++)
+            for (int X = 0; X <= (1 << m); X++)
+                for (int j = 0; j < L; j++) {
+                    unsigned pE = (unsigned)(elem * (j + r * L));
+                    word[((size_t)h * ni + r * ((1 << m) + 1) + X) * L + j] = sgf_point(o, pE, pE & hm, sE, m, X) / (unsigned)elem;
+                }
+    }
+    int scan = 0;
+    for (int pos = 0; pos < n; pos++) {
+        int slot = pos % per;
+        if (slot == 0) { memset(cnt, 0, sizeof(int) * (size_t)ni * 2 * (size_t)nb); memset(mx, 0, sizeof(int) * (size_t)ni * 2); }
+        while (used[scan]) scan++;
+        int best = -1, bestc = 1 << 30;
+        for (int h = scan, seen = 0; h < n && seen < SGF_PACK_LOOK; h++) {
+            if (used[h]) continue;
+            seen++;
+            int cost = 0;
+            for (int k = 0; k < ni; k++)
+                for (int j = 0; j < L; j++) {
+                    int lane = slot * L + j, half = elem == 8 ? lane / 16 : 0;
+                    unsigned w = word[((size_t)h * ni + k) * L + j];
+                    /* a lane of the same family in the same bank counts once more as well */
+                    int c = cnt[(k * 2 + half) * nb + (int)(w % (unsigned)nb)] + 1;
+                    for (int q = 0; q < j; q++)
+                        if ((elem == 8 ? (slot * L + q) / 16 : 0) == half && word[((size_t)h * ni + k) * L + q] % (unsigned)nb == w % (unsigned)nb) c++;
+                    cost += c > mx[k * 2 + half];
+                }
+            if (cost < bestc) { bestc = cost; best = h; }
+            if (!cost) break;
+        }
+        used[best] = 1;
+        out[pos] = fam[best];
+        for (int k = 0; k < ni; k++)
+            for (int j = 0; j < L; j++) {
+                int lane = slot * L + j, half = elem == 8 ? lane / 16 : 0;
+                int *c = cnt + (k * 2 + half) * nb + (int)(word[((size_t)best * ni + k) * L + j] % (unsigned)nb);
+                if (++*c > mx[k * 2 + half]) mx[k * 2 + half] = *c;
+            }
+    }
+    memcpy(fam, out, sizeof(sgf_family) * (size_t)n);
+    free(word); free(cnt); free(mx); free(used); free(out);
+    return 0;
+}
+
 /* The plan of grid g (sparse.h: sparse, or full in subspace order) for elements of elem bytes (4,
  * 8) and blocks of W warps, a lane taking up to rmax poles of level 1 from a task (rmax / 2 of
  * level 2, ...; a power of two, 1..16) while at least lmin lanes share a family (1..32, a power of
- * two; sgf_poles_per_lane).  Returns 0, or -1 with a message in err (poles longer than SGF_MMAX
- * levels, more than SGF_MAXPTS points, an option out of range, out of memory). */
-static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int lmin, int elem, int W, char *err, size_t errsz)
+ * two; sgf_poles_per_lane), the families that share tasks grouped bank-aware when pack is set
+ * (sgf_pack_class).  Returns 0, or -1 with a message in err (poles longer than SGF_MMAX levels,
+ * more than SGF_MAXPTS points, an option out of range, out of memory). */
+static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int lmin, int elem, int W, int pack, char *err,
+                                 size_t errsz)
 {
     memset(p, 0, sizeof *p);
     if (rmax < 1 || rmax > 16 || (rmax & (rmax - 1))) { snprintf(err, errsz, "%d poles per lane (1, 2, 4, 8 or 16)", rmax); return -1; }
@@ -272,6 +338,7 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int l
     p->npts = g->npts;
     p->rmax = rmax;
     p->lmin = lmin;
+    p->pack = pack;
     /* at most nsub families a pass; tasks: at most one per family plus one per 32 poles */
     sgf_family *fam = (sgf_family *)malloc(sizeof(sgf_family) * (size_t)(g->nsub + 1));
     p->rec = (sgf_rec *)calloc((size_t)d * (size_t)g->nsub + 1, sizeof(sgf_rec));
@@ -304,6 +371,12 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int l
             for (l[k] = 0; l[k] <= m; l[k]++) f->off[l[k]] = (int)g->off[sgf_lookup(g, l)];
         }
         qsort(fam, (size_t)nf, sizeof *fam, sgf_family_cmp);
+        for (int i = 0, j; pack && i < nf; i = j) { /* each class (m, pb) of families that share tasks */
+            for (j = i; j < nf && fam[j].m == fam[i].m && fam[j].pb == fam[i].pb; j++) {}
+            int R = sgf_poles_per_lane(rmax, lmin, fam[i].m, fam[i].pb), rb = 0;
+            while ((1 << rb) < R) rb++;
+            if (fam[i].pb - rb < 5 && sgf_pack_class(fam + i, j - i, fam[i].m, fam[i].pb - rb, R, elem)) goto oom;
+        }
         p->pass[k] = p->ntask;
         for (int i = 0; i < nf;) {
             const sgf_family *f = fam + i;
@@ -346,6 +419,58 @@ fail:
     free(fam);
     sgf_plan_free(p);
     return -1;
+}
+
+/* The shared-memory wavefronts of one warp access at the byte addresses a[0..n-1] (lanes that
+ * access nothing left out) for elements of elem bytes: 4 bytes, the most distinct words one of the
+ * 32 banks holds; 8 bytes, the same over each half warp with 16 banks of 8 bytes, summed. */
+static inline int sgf_wavefronts(const unsigned *a, const int *on, int elem)
+{
+    int total = 0, halves = elem == 8 ? 2 : 1, nb = elem == 8 ? 16 : 32, lanes = SGF_LANES / halves;
+    for (int h = 0; h < halves; h++) {
+        int worst = 0;
+        for (int b = 0; b < nb; b++) {
+            unsigned words[SGF_LANES];
+            int nw = 0;
+            for (int i = h * lanes; i < (h + 1) * lanes; i++) {
+                if (!on[i] || (int)((a[i] / (unsigned)elem) % (unsigned)nb) != b) continue;
+                int seen = 0;
+                for (int j = 0; j < nw; j++) seen |= words[j] == a[i] / (unsigned)elem;
+                if (!seen) words[nw++] = a[i] / (unsigned)elem;
+            }
+            if (nw > worst) worst = nw;
+        }
+        total += worst;
+    }
+    return total;
+}
+
+/* The model of the kernel's shared-memory traffic: the wavefronts of every warp load and store
+ * of one grid (the lanes of a task run their R poles in step: one warp instruction per pole
+ * r and pole position X), as the GPU counts them when no other access interferes. */
+static inline void sgf_plan_wavefronts(const sgf_plan *p, double *loads, double *stores)
+{
+    *loads = *stores = 0;
+    for (int t = 0; t < p->ntask; t++) {
+        sgf_task tk = p->task[t];
+        int m = sgf_task_m(tk), nl = sgf_task_nl(tk), on[SGF_LANES];
+        unsigned a[SGF_LANES];
+        for (int r = 0; r < sgf_task_r(tk); r++)
+            for (int X = 0; X <= (1 << m); X++) {
+                for (int i = 0; i < SGF_LANES; i++) {
+                    on[i] = i < nl;
+                    a[i] = 0;
+                    if (!on[i]) continue;
+                    const sgf_rec *rc = p->rec + sgf_lane_rec(tk, i);
+                    unsigned o[SGF_MMAX + 1], pE = (unsigned)(p->elem * (sgf_lane_pole(tk, i) + (r << sgf_task_pbc(tk))));
+                    for (int lev = 0; lev <= SGF_MMAX; lev++) o[lev] = sgf_rec_o(rc, lev);
+                    a[i] = sgf_point(o, pE, pE & rc->w[5], rc->w[4], m, X);
+                }
+                int w = sgf_wavefronts(a, on, p->elem);
+                *loads += w;
+                if (X > 0 && X < (1 << m)) *stores += w;
+            }
+    }
 }
 
 /* One grid u hierarchized (or dehierarchized) by the plan's tasks, lane by lane, in the order

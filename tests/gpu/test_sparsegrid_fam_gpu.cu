@@ -2,7 +2,8 @@
  * family, one grid per block in shared memory, bulk copies): batched hierarchization and
  * dehierarchization equal the pole-wise CPU reference sgs_ref_f/d bitwise, d = 1..6, float and
  * double, every level from 1 to the largest whose poles a lane holds (at most 5 levels) and whose
- * grid fits the shared memory of a block, one and two buffers, 1..16 poles a lane, block sizes 32..1024, batches of
+ * grid fits the shared memory of a block, one and two buffers, 1..16 poles a lane, small families
+ * grouped in storage order or bank-aware, block sizes 32..1024, batches of
  * 1, 3, 7 and (the sweep's levels d = 4, 5, 6) 41 / 23 grids -- odd counts, so the blocks walk
  * different numbers of grids --, one block walking every grid (its mbarrier phases flip, its
  * buffers are reused), in and out of place, grids starting off a 16-byte boundary (the scalar head
@@ -23,13 +24,13 @@ static void check(batch_t<T> *b, long long ngrids, int threads, int nbuf, int rm
     const sgs_grid *g = b->g;
     sgf_gpu s;
     char err[200];
-    int lmin = 1 << ((threads / 32 + rmax + nbuf) % 6); /* lanes per family: 1..32, rotating */
-    int rc = sgf_gpu_setup(&s, g, sizeof(T), threads, nbuf, rmax, lmin, 0, max_blocks, err, sizeof err);
+    int lmin = 1 << ((threads / 32 + rmax + nbuf) % 6), pack = (threads / 32 + rmax + offset) % 2; /* rotating */
+    int rc = sgf_gpu_setup(&s, g, sizeof(T), threads, nbuf, rmax, lmin, pack, 0, max_blocks, err, sizeof err);
     if (rc == -1) { /* refused: only for long poles, large blocks of long poles, or buffers too large */
         int optin = 0;
         CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
         sgf_plan pl;
-        int long_poles = sgf_plan_build(&pl, g, rmax, lmin, (int)sizeof(T), threads / 32 < 1 ? 1 : threads / 32, err, sizeof err) != 0;
+        int long_poles = sgf_plan_build(&pl, g, rmax, lmin, (int)sizeof(T), threads / 32 < 1 ? 1 : threads / 32, pack, err, sizeof err) != 0;
         int mm = 1;
         if (!long_poles) {
             for (int m = 1; m <= SGF_MMAX; m++)
@@ -52,8 +53,8 @@ static void check(batch_t<T> *b, long long ngrids, int threads, int nbuf, int rm
         batch_upload(b, ngrids, a, o);
         sgf_gpu_run<T>(&s, a, o, ngrids, inv, 0);
         if (!batch_same(b, ngrids, o, inv))
-            printf("  %s d=%d n=%d ngrids=%lld threads=%d nbuf=%d rmax=%d lmin=%d max_blocks=%d %s offset %d %s\n",
-                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, threads, nbuf, rmax, lmin, max_blocks,
+            printf("  %s d=%d n=%d ngrids=%lld threads=%d nbuf=%d rmax=%d lmin=%d pack=%d max_blocks=%d %s offset %d %s\n",
+                   sizeof(T) == 4 ? "float" : "double", g->d, g->n, ngrids, threads, nbuf, rmax, lmin, pack, max_blocks,
                    in_place ? "in place" : "out of place", offset, inv ? "dehierarchization" : "hierarchization");
     }
     sgf_gpu_free(&s);
