@@ -5,10 +5,11 @@
  * A block takes one grid at a time (a persistent grid of resident blocks walks the batch): the
  * copy engine loads it into shared memory (cp.async.bulk, k_sparse_pipe's copies, sparse_stream.cuh),
  * the block runs the d passes (a barrier after each), the copy engine stores it.  In pass k warp
- * w takes tasks w, w + W, w + 2W, ... of the pass (W warps; the plan sorts them longest first);
- * each lane of a task holds one pole in registers.  The task and the family records of the next
- * task are loaded while this one is computed, so the only loads on a lane's path are its pole's
- * 2^m + 1 shared-memory words.  NBUF = 1: one buffer (the next grid's load waits for this one's
+ * w runs its own list of the pass's tasks (the plan balances them over the W warps); each lane of
+ * a task runs its R poles one after another (two at a time up to SGF_PAIRMU levels), each held in
+ * registers.  The next task and its family records are loaded while this one is computed, the
+ * next pass's first ones before the barrier, so the only loads on a lane's path are its poles'
+ * 2^m + 1 shared-memory words each.  NBUF = 1: one buffer (the next grid's load waits for this one's
  * store; the other blocks of the SM overlap it); NBUF = 2: the next grid's load runs while this one
  * is computed.  MM: the longest pole of the plan (3, 4, 5: the registers of a lane grow with it). */
 #ifndef SPARSEGRID_SPARSE_FAM_CUH
