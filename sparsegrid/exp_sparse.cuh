@@ -52,12 +52,13 @@ static const struct { int M, G, threads, nbuf, pairs, minb; } SPARSE_PIPE[SPARSE
 #define SPARSE_CLU_N 4
 static const struct { int M, threads; } SPARSE_CLU[SPARSE_CLU_N] = {{3, 256}, {3, 512}, {3, 128}, {4, 256}};
 /* k_sparse_fam configurations (sparse_fam.cuh: a warp's lanes over the poles of a family, one grid
- * per block): {threads, buffers, rmax, lmin}.  One buffer: more blocks (grids) per SM; two: the next
+ * per block): {threads, buffers, rmax, lmin, pack}.  One buffer: more blocks (grids) per SM; two: the next
  * grid's load runs while this one is computed (d = 5, 6 in double, where one block fills the shared
  * memory).  rmax: poles of level 1 a lane takes from a task (half as many of level 2, ...), as long
  * as lmin lanes still share a family (lmin 1: the fewest tasks; 8: fewer bank conflicts).  The
- * first six: the best of each d and precision in the first H200 runs; the last two (rows _p): the
- * same plans with the small families grouped bank-aware (sgf_pack_class), added after those runs.
+ * first six: the best of each d and precision in the first H200 runs; the last two (rows _bank): the
+ * same plans with the small families grouped bank-aware (pack, sgf_pack_class), added after those
+ * runs.
  * Grids with poles longer than 5 levels (d = 2, 3 at the sweep's levels) are left out. */
 #define SPARSE_FAM_N 8
 static const struct { int threads, nbuf, rmax, lmin, pack; } SPARSE_FAM[SPARSE_FAM_N] = {
@@ -191,7 +192,7 @@ static void sparse_fam_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *
         datfile_meta(d, "fam_plan", "d=%d n=%d: gpu_sparse_fam_r%d_l%d_b%d%s, %d threads: %d tasks (warp tasks) per grid, %.2f "
                      "updates per point, %.1f%% of the lanes hold poles, poles up to %d levels, modelled balance over the warps "
                      "%.2f, %zu bytes of shared memory per block, %d blocks per SM, %d registers per thread, %d blocks launched "
-                     "at most", g->d, g->n, s->rmax, s->lmin, s->nbuf, s->pack ? "_p" : "", s->threads, s->ntask, s->items_pt,
+                     "at most", g->d, g->n, s->rmax, s->lmin, s->nbuf, s->pack ? "_bank" : "", s->threads, s->ntask, s->items_pt,
                      100 * s->lanes_used, s->MM,
                      s->balance, s->smem, s->per_sm, s->regs, s->blocks);
     }
@@ -315,7 +316,7 @@ static int sparse_impls(sparse_impl *list, const sparse_plans *p, int threads, c
         for (int c = 0; c < p->nfv; c++) {
             char name[48];
             snprintf(name, sizeof name, "gpu_sparse_fam_r%d_l%d_b%d%s", p->fv[c].rmax, p->fv[c].lmin, p->fv[c].nbuf,
-                     p->fv[c].pack ? "_p" : "");
+                     p->fv[c].pack ? "_bank" : "");
             int before = n;
             impl_add(list, &n, SPARSE_GPU_FAM, inv, p->fv[c].threads, NULL, NULL, name, impls);
             if (n > before) list[n - 1].fv = p->fv + c;

@@ -8,8 +8,8 @@
  * w runs its own list of the pass's tasks (the plan balances them over the W warps); each lane of
  * a task runs its R poles one after another (two at a time up to SGF_PAIRMU levels), each held in
  * registers.  The next task and its family records are loaded while this one is computed, the
- * next pass's first ones before the barrier, so the only loads on a lane's path are its poles'
- * 2^m + 1 shared-memory words each.  NBUF = 1: one buffer (the next grid's load waits for this one's
+ * next pass's first ones (the warp's bounds, then its first task and records: dependent loads)
+ * before the barrier, so inside a pass a lane waits only on its poles' shared-memory words.  NBUF = 1: one buffer (the next grid's load waits for this one's
  * store; the other blocks of the SM overlap it); NBUF = 2: the next grid's load runs while this one
  * is computed.  MM: the longest pole of the plan (3, 4, 5: the registers of a lane grow with it). */
 #ifndef SPARSEGRID_SPARSE_FAM_CUH

@@ -30,8 +30,9 @@
  * independent: one barrier per pass.  The passes run k = 0 .. d-1 in both directions, as the CPU.
  *
  * Limits (the plan refuses otherwise): m <= 5 (the sweep's grids of d = 4, 5, 6; d = 2, 3 have
- * longer poles, which k_sparse_pipe cuts into tiers), grids of at most 65536 points (16-bit pole
- * indices).
+ * longer poles, which k_sparse_pipe cuts into tiers), grids of at most 65536 points (more than
+ * one block's shared memory holds in either precision), at most 65536 family records (16 bits
+ * of a task).
  *
  * Cost (the SASS of the float kernel, sm_90): a pole of level 1 is 14 instructions (3 LDS, 2 FP,
  * 1 STS, the rest its addresses and loop), one of level 3 about 60 for its 7 updates; but every
@@ -46,7 +47,7 @@
 
 #define SGF_MMAX 5                       /* pole levels a lane holds in registers */
 #define SGF_PTS ((1 << SGF_MMAX) + 1)    /* values of a pole */
-#define SGF_MAXPTS 65536                 /* 16-bit pole indices */
+#define SGF_MAXPTS 65536                 /* points: no larger grid fits a block's shared memory */
 #define SGF_LANES 32                     /* lanes of a task: one warp */
 #define SGF_MAXW 32                      /* warps per block */
 #define SGF_PAIRMU 2                     /* a lane runs poles of up to 2 levels two at a time */
@@ -210,9 +211,11 @@ static inline int sgf_poles_per_lane(int rmax, int lmin, int m, int pb)
     return r;
 }
 
-/* The model's cost of a task (thread instructions of one lane, from the SASS of the float kernel,
- * sm_90): the walk and decoding, then R poles of level m (address, 2^m + 1 loads, the transform,
- * 2^m - 1 stores).  Used to spread a pass's tasks over the warps (longest processing time first). */
+/* A task's cost for spreading a pass over the warps, in rough thread instructions of one lane: the
+ * walk, then R poles of level m (addresses, 2^m + 1 loads, the transform, 2^m - 1 stores).  These
+ * are the estimates the plan was built with; the SASS read afterwards (float, sm_90) gives about
+ * 45 for the walk, 14 for a pole of level 1 and 60 for one of level 3 (NOTES.md): only the
+ * ratios matter here. */
 #define SGF_TASK_COST 25
 static inline double sgf_task_cost(int m, int R)
 {
@@ -220,9 +223,11 @@ static inline double sgf_task_cost(int m, int R)
     return SGF_TASK_COST + (double)R * POLE[m];
 }
 
-/* Orders the tasks [lo, hi) of one pass for W warps: longest processing time first (each task,
- * largest first, to the warp with the least cost so far), then grouped by warp, each warp's in
- * that order; wb[0..W] = the warps' bounds.  Returns the busiest warp's cost, or -1 (no memory). */
+/* Orders the tasks [lo, hi) of one pass for W warps: each task, in the order given (the families'
+ * order: longest poles first), to the warp with the least cost so far -- a greedy balance close to
+ * longest-processing-time-first, not exactly it, since R makes a task of short poles cost as much as
+ * one of longer poles -- then grouped by warp, each warp's in that order; wb[0..W] = the warps'
+ * bounds.  Returns the busiest warp's cost, or -1 (no memory). */
 static inline double sgf_balance(sgf_task *task, int lo, int hi, int W, int *wb)
 {
     int n = hi - lo;
@@ -230,8 +235,6 @@ static inline double sgf_balance(sgf_task *task, int lo, int hi, int W, int *wb)
     int *owner = (int *)malloc(sizeof(int) * (size_t)(n + 1)), *cnt = (int *)calloc((size_t)W + 1, sizeof(int));
     sgf_task *tmp = (sgf_task *)malloc(sizeof(sgf_task) * (size_t)(n + 1));
     if (!load || !owner || !cnt || !tmp) { free(load); free(owner); free(cnt); free(tmp); return -1; }
-    /* the tasks are in family order: m descending, so cost mostly descending; a stable pass in that
-     * order is LPT up to the ties of R */
     for (int i = 0; i < n; i++) {
         const sgf_task *t = task + lo + i;
         int best = 0;
@@ -329,7 +332,10 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int l
     if (lmin < 1 || lmin > 32 || (lmin & (lmin - 1))) { snprintf(err, errsz, "%d lanes per family (1, 2, 4, 8, 16 or 32)", lmin); return -1; }
     if (elem != 4 && elem != 8) { snprintf(err, errsz, "element size %d (4 or 8)", elem); return -1; }
     if (W < 1 || W > SGF_MAXW) { snprintf(err, errsz, "%d warps per block (1 to %d)", W, SGF_MAXW); return -1; }
-    if (g->npts > SGF_MAXPTS) { snprintf(err, errsz, "%lld points: the 16-bit pole indices reach %d", g->npts, SGF_MAXPTS); return -1; }
+    if (g->npts > SGF_MAXPTS) {
+        snprintf(err, errsz, "%lld points: more than a block's shared memory holds (at most %d are planned)", g->npts, SGF_MAXPTS);
+        return -1;
+    }
     int d = g->d;
     p->d = d;
     p->n = g->n;

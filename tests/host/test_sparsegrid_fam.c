@@ -149,7 +149,6 @@ static long long check_plan(const sgs_grid *g, const sgf_plan *p)
     T_EQ_INT(fields, 0);
     T_EQ_INT(items, p->items);
     T_CHECK(p->pass[0] == 0 && p->pass[g->d] == p->ntask);
-    T_CHECK(p->cost_max * p->W >= p->cost - 1e-6 && p->cost_max <= p->cost + 1e-6);
     T_EQ_INT(unbalanced, 0);
     T_CHECK(fabs(cost_all - p->cost) < 1e-6 && fabs(cost_busiest - p->cost_max) < 1e-6);
     return bad_range + bad_map + dup + read_written + cover + fields + (items != p->items) + unbalanced;
@@ -212,11 +211,10 @@ int main(void)
                 }
             if (n == NMAX[d] && d <= 4) { /* one level more: poles of level 6 */
                 sgs_grid h;
-                if (!sgs_init(&h, d, n + 1, err, sizeof err)) {
-                    T_EQ_INT(sgf_plan_build(&p, &h, 4, 8, 4, 8, 1, err, sizeof err), -1);
-                    T_CHECK(strstr(err, "level 6") != NULL);
-                    sgs_free(&h);
-                }
+                T_CHECK(sgs_init(&h, d, n + 1, err, sizeof err) == 0);
+                T_EQ_INT(sgf_plan_build(&p, &h, 4, 8, 4, 8, 1, err, sizeof err), -1);
+                T_CHECK(strstr(err, "level 6") != NULL);
+                sgs_free(&h);
             }
             sgs_free(&g);
         }
@@ -242,15 +240,17 @@ int main(void)
     }
     /* more than 65536 points: refused (d = 6, level 5) */
     sgs_grid g;
-    if (!sgs_init(&g, 6, 5, err, sizeof err)) {
+    T_CHECK(sgs_init(&g, 6, 5, err, sizeof err) == 0);
+    {
         sgf_plan p;
-        T_CHECK(g.npts > SGF_MAXPTS);
+        T_CHECK(g.npts > SGF_MAXPTS && g.npts * 4 > 227 * 1024); /* and more than any block's shared memory */
         T_EQ_INT(sgf_plan_build(&p, &g, 4, 8, 4, 8, 1, err, sizeof err), -1);
-        T_CHECK(strstr(err, "16-bit") != NULL);
+        T_CHECK(strstr(err, "shared memory") != NULL);
         sgs_free(&g);
     }
     /* options out of range: poles per lane, element size, warps */
-    if (!sgs_init(&g, 3, 2, err, sizeof err)) {
+    T_CHECK(sgs_init(&g, 3, 2, err, sizeof err) == 0);
+    {
         sgf_plan p;
         static const int BAD[4] = {0, 3, 32, -1};
         for (int i = 0; i < 4; i++) {
@@ -295,7 +295,8 @@ int main(void)
     /* one pole per pass, one lane: every access one wavefront (d = 1, level 5: 33 loads, 31 stores) */
     {
         sgs_grid h;
-        if (!sgs_init(&h, 1, 5, err, sizeof err)) {
+        T_CHECK(sgs_init(&h, 1, 5, err, sizeof err) == 0);
+        {
             for (int elem = 4; elem <= 8; elem += 4) {
                 sgf_plan p;
                 double ld = 0, st = 0;
@@ -320,14 +321,15 @@ int main(void)
                 sgf_plan p;
                 if (sgf_plan_build(&p, &h, 4, d == 6 && elem == 4 ? 1 : 8, elem, 8, pack, err, sizeof err)) { T_CHECK(0); continue; }
                 sgf_plan_wavefronts(&p, &wf[pack][0], &wf[pack][1]);
-                long long acc = 0, lanes = 0; /* warp accesses and lane accesses */
+                long long acc = 0, lanes = 0; /* the fewest wavefronts (one per half warp with a lane, 8-byte
+                                                 elements; one per warp, 4-byte) and one per lane access */
                 for (int t = 0; t < p.ntask; t++) {
-                    int m = sgf_task_m(p.task[t]), R = sgf_task_r(p.task[t]);
-                    acc += (long long)R * (2 << m);
-                    lanes += (long long)R * (2 << m) * sgf_task_nl(p.task[t]);
+                    int m = sgf_task_m(p.task[t]), R = sgf_task_r(p.task[t]), nl = sgf_task_nl(p.task[t]);
+                    acc += (long long)R * (2 << m) * (elem == 8 && nl > 16 ? 2 : 1);
+                    lanes += (long long)R * (2 << m) * nl;
                 }
                 double tot = wf[pack][0] + wf[pack][1];
-                T_CHECK(tot >= (double)acc * elem / 4 && tot <= (double)lanes);
+                T_CHECK(tot >= (double)acc && tot <= (double)lanes);
                 printf("  d=%d %s %s: %.3f wavefronts per point (loads %.3f, stores %.3f)\n", d, elem == 4 ? "float " : "double",
                        pack ? "packed" : "storage order", tot / h.npts, wf[pack][0] / h.npts, wf[pack][1] / h.npts);
                 sgf_plan_free(&p);
