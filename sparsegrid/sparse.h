@@ -118,6 +118,17 @@ static inline int sgs_level_sum(const int *l, int d)
     return s;
 }
 
+/* The subspace of g with level vector l (-1: not kept, or a level outside 0..n). */
+static inline int sgs_subspace(const sgs_grid *g, const int *l)
+{
+    long long key = 0;
+    for (int j = g->d - 1; j >= 0; j--) {
+        if (l[j] < 0 || l[j] > g->n) return -1;
+        key = key * (g->n + 1) + l[j];
+    }
+    return g->lookup[key];
+}
+
 /* Builds the grid of level n in d dimensions; returns 0, or -1 with a message in err. */
 /* Is the level vector l kept?  Sparse: sum_j max(l_j, 1) <= n + d - 1; full: l_j <= nk[j]. */
 static inline int sgs_keep(const sgs_grid *g, const int *l)

@@ -189,17 +189,6 @@ static int sgf_family_cmp(const void *x, const void *y)
     return a->s - b->s;
 }
 
-/* The subspace of g with level vector l (-1: not kept). */
-static inline int sgf_lookup(const sgs_grid *g, const int *l)
-{
-    long long key = 0;
-    for (int j = g->d - 1; j >= 0; j--) {
-        if (l[j] < 0 || l[j] > g->n) return -1;
-        key = key * (g->n + 1) + l[j];
-    }
-    return g->lookup[key];
-}
-
 /* Poles a lane takes from one task of poles of level m in families of 2^pb poles: up to rmax of
  * level 1, rmax / 2 of level 2, ..., as long as at least lmin lanes share a family (the lanes of a
  * family read neighbouring words: fewer bank conflicts than lanes of different families). */
@@ -358,7 +347,7 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int l
             if (ls[k] != 0) continue;
             int l[SGS_MAXD], m = 0;
             memcpy(l, ls, sizeof(int) * d);
-            for (l[k] = 1; sgf_lookup(g, l) >= 0; l[k]++) m++;
+            for (l[k] = 1; sgs_subspace(g, l) >= 0; l[k]++) m++;
             if (m == 0) continue; /* only the boundary along k: nothing to do */
             if (m > SGF_MMAX) {
                 free(fam);
@@ -374,7 +363,7 @@ static inline int sgf_plan_build(sgf_plan *p, const sgs_grid *g, int rmax, int l
                 if (j < k) f->sb += sgs_lbits(ls[j]);
                 if (j != k) f->pb += sgs_lbits(ls[j]);
             }
-            for (l[k] = 0; l[k] <= m; l[k]++) f->off[l[k]] = (int)g->off[sgf_lookup(g, l)];
+            for (l[k] = 0; l[k] <= m; l[k]++) f->off[l[k]] = (int)g->off[sgs_subspace(g, l)];
         }
         qsort(fam, (size_t)nf, sizeof *fam, sgf_family_cmp);
         for (int i = 0, j; pack && i < nf; i = j) { /* each class (m, pb) of families that share tasks */

@@ -21,16 +21,6 @@ static inline void sgst_plan_free(sgst_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-/* The subspace of g with level vector l (-1: not kept). */
-static inline int sgst_lookup(const sgs_grid *g, const int *l)
-{
-    long long key = 0;
-    for (int j = g->d - 1; j >= 0; j--) {
-        if (l[j] < 0 || l[j] > g->n) return -1;
-        key = key * (g->n + 1) + l[j];
-    }
-    return g->lookup[key];
-}
 
 /* One family of pass k: the subspace s (l_k = 0), its pole level m, sb, pb and where its
  * offsets off[0..m] start in full[]. */
@@ -142,7 +132,7 @@ static inline int sgst_plan_build2(sgst_plan *p, const sgs_grid *g, int M, int p
             if (ls[k] != 0) continue;
             int l[SGS_MAXD], m = 0;
             memcpy(l, ls, sizeof(int) * d);
-            for (l[k] = 1; sgst_lookup(g, l) >= 0; l[k]++) m++;
+            for (l[k] = 1; sgs_subspace(g, l) >= 0; l[k]++) m++;
             if (m == 0) { /* only the boundary along k: nothing to do, but pass d-1 misses it */
                 if (k == d - 1) p->last_covers = 0;
                 continue;
@@ -158,7 +148,7 @@ static inline int sgst_plan_build2(sgst_plan *p, const sgs_grid *g, int M, int p
             }
             f->fi = p->nfull;
             if (sgst_grow((void **)&p->full, &cap_full, p->nfull + m + 1, sizeof(unsigned short))) goto oom;
-            for (l[k] = 0; l[k] <= m; l[k]++) p->full[p->nfull++] = (unsigned short)g->off[sgst_lookup(g, l)];
+            for (l[k] = 0; l[k] <= m; l[k]++) p->full[p->nfull++] = (unsigned short)g->off[sgs_subspace(g, l)];
             if (m > mmax) mmax = m;
         }
         if (p->nlist + (mmax + M - 1) / M > 255) { snprintf(err, errsz, "more than 255 lists"); goto fail; }
