@@ -416,8 +416,8 @@ fail:
     return -1;
 }
 
-/* The shared-memory wavefronts of one warp access at the byte addresses a[0..n-1] (lanes that
- * access nothing left out) for elements of elem bytes: 4 bytes, the most distinct words one of the
+/* The shared-memory wavefronts of one warp access at the byte addresses a[0..31] (lanes with
+ * on[i] = 0 access nothing) for elements of elem bytes: 4 bytes, the most distinct words one of the
  * 32 banks holds; 8 bytes, the same over each half warp with 16 banks of 8 bytes, summed. */
 static inline int sgf_wavefronts(const unsigned *a, const int *on, int elem)
 {
