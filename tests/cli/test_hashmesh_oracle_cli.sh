@@ -23,13 +23,15 @@ cli_need "make -C hashmesh" $nb $hd
 t=$cli_tmp
 
 # random_mesh NX NY LEVMAX P SEED: coarse cells refined with probability P at every level, in
-# a random order
+# a random order.  Its own generator (Park-Miller, exact in doubles), not awk's rand(): mawk and
+# gawk draw different numbers from one seed, and the meshes must be the same with either
 random_mesh() {
   awk -v nx="$1" -v ny="$2" -v L="$3" -v p="$4" -v seed="$5" '
-    function cell(i, j, l) { if (l < L && rand() < p) { cell(2*i, 2*j, l+1); cell(2*i+1, 2*j, l+1); cell(2*i, 2*j+1, l+1); cell(2*i+1, 2*j+1, l+1) }
+    function rnd() { x = (x * 16807) % 2147483647; return x / 2147483647 }
+    function cell(i, j, l) { if (l < L && rnd() < p) { cell(2*i, 2*j, l+1); cell(2*i+1, 2*j, l+1); cell(2*i, 2*j+1, l+1); cell(2*i+1, 2*j+1, l+1) }
                              else c[++n] = i " " j " " l }
-    BEGIN { srand(seed); for (j = 0; j < ny; j++) for (i = 0; i < nx; i++) cell(i, j, 0)
-            for (k = n; k > 1; k--) { r = 1 + int(rand() * k); s = c[k]; c[k] = c[r]; c[r] = s }
+    BEGIN { x = seed; for (j = 0; j < ny; j++) for (i = 0; i < nx; i++) cell(i, j, 0)
+            for (k = n; k > 1; k--) { r = 1 + int(rnd() * k); s = c[k]; c[k] = c[r]; c[r] = s }
             print "amr2d " nx " " ny " " L; for (k = 1; k <= n; k++) print c[k] }'
 }
 # neighbours_oracle MESH: paint the finest grid with the cells' indices, then read the four sides
@@ -57,6 +59,7 @@ for m in m1 m2 m3 m4 hand; do
   cmp -s "$t/${m}_nb.txt" "$t/${m}_want.txt" || { cli_fail "neighbors $m: rows differ from the painted grid's"; diff "$t/${m}_nb.txt" "$t/${m}_want.txt" | head -n 4 >&2; }
 done
 [ "$(cells "$t/m1.txt")" -gt 200 ] || cli_fail "the random mesh m1 has only $(cells "$t/m1.txt") cells"
+[ "$(cells "$t/m2.txt")" -ge 3 ] || cli_fail "the random mesh m2 has only $(cells "$t/m2.txt") cells (3 ranks need 3)"
 # neighbors-mpi, CPU backend, where MPI runs
 if [ -x hashmesh/neighbors-mpi ] && [ -x "${cli_mpirun:-}" ] && "$cli_mpirun" -np 1 true >/dev/null 2>&1; then
   for np in 2 3; do
