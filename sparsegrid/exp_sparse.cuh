@@ -58,15 +58,16 @@ static const struct { int M, threads; } SPARSE_CLU[SPARSE_CLU_N] = {{3, 256}, {3
  * as lmin lanes still share a family (lmin 1: the fewest tasks; 8: fewer bank conflicts).  The
  * first six: the best of each d and precision in the first H200 runs; the last two (rows _bank): the
  * same plans with the small families grouped bank-aware (pack, sgf_pack_class), added after those
- * runs.
+ * runs.  --fam-plans=T:B:R:L:P,... runs up to SGF_CFG_MAX others instead (sgf_cfg_parse).
  * Grids with poles longer than 5 levels (d = 2, 3 at the sweep's levels) are left out. */
-#define SPARSE_FAM_N 8
-static const struct { int threads, nbuf, rmax, lmin, pack; } SPARSE_FAM[SPARSE_FAM_N] = {
+#define SPARSE_FAM_N 8 /* the default configurations; --fam-plans replaces them (sg_opts.fam) */
+static_assert(SPARSE_FAM_N <= SGF_CFG_MAX, "the default configurations fit sg_opts.fam");
+static const sgf_cfg SPARSE_FAM[SPARSE_FAM_N] = {
     {256, 1, 4, 1, 0}, {128, 1, 4, 8, 0}, {256, 1, 4, 8, 0}, {512, 1, 4, 8, 0}, {512, 2, 4, 8, 0}, {1024, 2, 4, 8, 0},
     {256, 1, 4, 1, 1}, {512, 2, 4, 8, 1}};
 #define SPARSE_IMPLS_MAX                                                                                 \
     (1 + 4 * SPARSE_THREADS_N + 4 + 2 * SPARSE_MULTI_N * SPARSE_THREADS_N + 2 * SPARSE_STREAM_N + 2 * SPARSE_PIPE_N + \
-     2 * SPARSE_CLU_N + 2 * SPARSE_FAM_N)
+     2 * SPARSE_CLU_N + 2 * SGF_CFG_MAX)
 
 /* The GPU plans of one grid: k_sparse (block sizes x {computed offsets, offset table}) and
  * k_sparse_multi (SPARSE_MULTI x block sizes); plans that do not fit are left out. */
@@ -81,7 +82,7 @@ typedef struct {
     int npv;
     sgst_gpu cv[SPARSE_CLU_N];
     int ncv;
-    sgf_gpu fv[SPARSE_FAM_N];
+    sgf_gpu fv[SGF_CFG_MAX];
     int nfv;
 } sparse_plans;
 
@@ -174,18 +175,18 @@ static void sparse_clu_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *
     }
 }
 
-/* The k_sparse_fam plans of grid g (SPARSE_FAM), each described in a # fam_plan: line. */
+/* The k_sparse_fam plans of grid g (o->fam: SPARSE_FAM or --fam-plans), each described in a # fam_plan: line. */
 static void sparse_fam_setup(const sg_opts *o, sparse_plans *p, const sgs_grid *g, size_t elem, datfile *d)
 {
-    for (int c = 0; c < SPARSE_FAM_N; c++) {
+    for (int c = 0; c < o->nfam; c++) {
         char err[200];
+        const sgf_cfg *f = o->fam + c;
         sgf_gpu *s = p->fv + p->nfv;
-        int rc = sgf_gpu_setup(s, g, elem, SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, SPARSE_FAM[c].lmin,
-                               SPARSE_FAM[c].pack, o->c.device, o->max_blocks, err, sizeof err);
+        int rc = sgf_gpu_setup(s, g, elem, f->threads, f->nbuf, f->rmax, f->lmin, f->pack, o->c.device, o->max_blocks, err,
+                               sizeof err);
         if (rc) {
             datfile_meta(d, "fam_plan", "d=%d n=%d: %d threads %d buffers rmax %d lmin %d%s left out: %s", g->d, g->n,
-                         SPARSE_FAM[c].threads, SPARSE_FAM[c].nbuf, SPARSE_FAM[c].rmax, SPARSE_FAM[c].lmin,
-                         SPARSE_FAM[c].pack ? " packed" : "", err);
+                         f->threads, f->nbuf, f->rmax, f->lmin, f->pack ? " packed" : "", err);
             continue;
         }
         p->nfv++;

@@ -43,6 +43,9 @@ typedef struct {
     int sparse_d;       /* sparse: only this d (0: 2..6) */
     long long nt_max;   /* Figs. 5.x: cap on Nt; tune/sparse/layout: one batch of this many tiles/grids */
     const char *impls;  /* sparse: only the rows whose impl name starts with one of these comma-separated prefixes */
+    const char *fam_plans; /* sparse: --fam-plans as given (NULL: the default configurations) */
+    sgf_cfg fam[SGF_CFG_MAX]; /* sparse: the k_sparse_fam configurations to run (main sets them) */
+    int nfam;
     int argc;
     char **argv;        /* for the data files' # cmdline: line */
     double triad;       /* bandwidth, layout: the host triad of this run (GB/s; host_triad_gbs) */

@@ -43,6 +43,7 @@
 #ifndef SPARSEGRID_SPARSE_FAM_H
 #define SPARSEGRID_SPARSE_FAM_H
 
+#include <stdlib.h>
 #include "sparse.h"
 
 #define SGF_MMAX 5                       /* pole levels a lane holds in registers */
@@ -465,6 +466,59 @@ static inline void sgf_plan_wavefronts(const sgf_plan *p, double *loads, double 
                 *loads += w;
                 if (X > 0 && X < (1 << m)) *stores += w;
             }
+    }
+}
+
+/* ------------------------------------------------------------- the sweep's configurations */
+
+/* One k_sparse_fam configuration of the sweep (exp_sparse.cuh): threads per block, bulk-copy
+ * buffers, and the plan's rmax, lmin and pack (sgf_plan_build). */
+typedef struct { int threads, nbuf, rmax, lmin, pack; } sgf_cfg;
+#define SGF_CFG_MAX 8 /* configurations one sweep runs at most */
+
+/* Parses "T:B:R:L:P[,T:B:R:L:P ...]" (the option --fam-plans) into cfg: T threads per block (a
+ * multiple of 32, 32..1024), B buffers (1, 2), R = rmax (1, 2, 4, 8, 16), L = lmin (1, 2, 4, 8,
+ * 16, 32), P = pack (0, 1).  Returns the count (1..max), or -1 with a message in err: an empty
+ * or malformed entry, a field out of range, more than max entries.  Whether a configuration
+ * fits a grid (shared memory, pole levels) is decided later, per grid, by sgf_gpu_setup. */
+static inline int sgf_cfg_parse(const char *s, sgf_cfg *cfg, int max, char *err, size_t errsz)
+{
+    static const int lo[5] = {32, 1, 1, 1, 0}, hi[5] = {1024, 2, 16, 32, 1};
+    static const char *name[5] = {"threads", "buffers", "rmax", "lmin", "pack"};
+    int n = 0;
+    const char *q = s;
+    for (;;) {
+        int v[5];
+        for (int f = 0; f < 5; f++) {
+            char *end;
+            if (*q < '0' || *q > '9') {
+                snprintf(err, errsz, "entry %d: expected T:B:R:L:P (five numbers), got '%.40s'", n + 1, q);
+                return -1;
+            }
+            long x = strtol(q, &end, 10);
+            if (x < lo[f] || x > hi[f]) {
+                snprintf(err, errsz, "entry %d: %s %.*s out of range (%d to %d)", n + 1, name[f], (int)(end - q), q, lo[f], hi[f]);
+                return -1;
+            }
+            v[f] = (int)x;
+            q = end;
+            if (f < 4 && *q++ != ':') {
+                snprintf(err, errsz, "entry %d: expected T:B:R:L:P (five numbers separated by ':')", n + 1);
+                return -1;
+            }
+        }
+        if (v[0] % 32) { snprintf(err, errsz, "entry %d: %d threads is not a multiple of 32", n + 1, v[0]); return -1; }
+        if (v[2] & (v[2] - 1)) { snprintf(err, errsz, "entry %d: rmax %d is not a power of two", n + 1, v[2]); return -1; }
+        if (v[3] & (v[3] - 1)) { snprintf(err, errsz, "entry %d: lmin %d is not a power of two", n + 1, v[3]); return -1; }
+        if (n == max) { snprintf(err, errsz, "more than %d configurations", max); return -1; }
+        cfg[n].threads = v[0];
+        cfg[n].nbuf = v[1];
+        cfg[n].rmax = v[2];
+        cfg[n].lmin = v[3];
+        cfg[n].pack = v[4];
+        n++;
+        if (*q == 0) return n;
+        if (*q++ != ',') { snprintf(err, errsz, "entry %d: expected ',' or the end after T:B:R:L:P", n); return -1; }
     }
 }
 

@@ -54,6 +54,7 @@ static sg_opts parse_options(int argc, char **argv)
         {"tiles-per-block", ARG_INT, &o.tpb, "fused kernels: tiles per block (0: auto)", 0, 4096, NULL},
         {"nt-max", ARG_LONG, &o.nt_max, "fig5_*: only Nt up to this (0: the thesis's range); tune, layout: Nt (0: 1 GiB / 4 and 256 MiB); sparse: one batch of this many grids (0: 1/4 MiB .. 256 MiB)", 0, 1000000, NULL},
         {"sparse-impls", ARG_STR, &o.impls, "sparse: only the rows whose impl name starts with one of these comma-separated prefixes, e.g. gpu_sparse_multi_g1,gpu_sparse_stream (copy always; default: every row)", 0, 0, NULL},
+        {"fam-plans", ARG_STR, &o.fam_plans, "sparse: the k_sparse_fam configurations T:B:R:L:P[,...] (threads, buffers, rmax, lmin, pack; at most 8) instead of the default eight, e.g. 256:1:8:1:1", 0, 0, NULL},
         {"max-blocks", ARG_INT, &o.max_blocks, "tune, sparse, layout: launch at most N blocks (0: all resident; small values make each block walk many tiles/grids)", 0, 1000000, NULL},
     };
     args_parse(argc, argv, opts, ARGS_COUNT(opts), "sparsegrid --exp=NAME [options]",
@@ -69,6 +70,15 @@ int main(int argc, char **argv)
     const experiment *e = experiment_select(EXPERIMENTS, ARGS_COUNT(EXPERIMENTS), o.exp, "sparsegrid");
     if (strcmp(o.precision, "float") && strcmp(e->name, "sparse"))
         DIE_USAGE("--precision=%s: only --exp=sparse computes in double (the full-grid figures are float32)", o.precision);
+    if (o.fam_plans) {
+        char err[200];
+        if (strcmp(e->name, "sparse")) DIE_USAGE("--fam-plans: only --exp=sparse runs k_sparse_fam");
+        o.nfam = sgf_cfg_parse(o.fam_plans, o.fam, SGF_CFG_MAX, err, sizeof err);
+        if (o.nfam < 0) DIE_USAGE("--fam-plans=%s: %s", o.fam_plans, err);
+    } else {
+        o.nfam = SPARSE_FAM_N;
+        memcpy(o.fam, SPARSE_FAM, sizeof SPARSE_FAM);
+    }
     int rc = e->run(&o); /* the GPU experiments start with sg_use_gpu(); the host-only ones never touch a GPU */
     if (o.s) CHECK_CUDA(cudaStreamDestroy(o.s));
     return rc;

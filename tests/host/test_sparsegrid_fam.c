@@ -271,6 +271,38 @@ int main(void)
         sgf_plan_free(&p);
         sgs_free(&g);
     }
+    /* --fam-plans (sgf_cfg_parse): every field at both ends of its range, the separators, the count */
+    {
+        sgf_cfg c[SGF_CFG_MAX + 1];
+        T_EQ_INT(sgf_cfg_parse("256:1:8:1:1", c, SGF_CFG_MAX, err, sizeof err), 1);
+        T_CHECK(c[0].threads == 256 && c[0].nbuf == 1 && c[0].rmax == 8 && c[0].lmin == 1 && c[0].pack == 1);
+        T_EQ_INT(sgf_cfg_parse("32:2:1:32:0,1024:1:16:1:1", c, SGF_CFG_MAX, err, sizeof err), 2);
+        T_CHECK(c[0].threads == 32 && c[0].nbuf == 2 && c[0].rmax == 1 && c[0].lmin == 32 && c[0].pack == 0);
+        T_CHECK(c[1].threads == 1024 && c[1].nbuf == 1 && c[1].rmax == 16 && c[1].lmin == 1 && c[1].pack == 1);
+        char many[512] = "";
+        for (int i = 0; i < SGF_CFG_MAX; i++) {
+            char e[32];
+            snprintf(e, sizeof e, "%s%d:1:4:8:%d", i ? "," : "", 64 * (i + 1), i % 2);
+            strcat(many, e);
+        }
+        T_EQ_INT(sgf_cfg_parse(many, c, SGF_CFG_MAX, err, sizeof err), SGF_CFG_MAX);
+        T_CHECK(c[SGF_CFG_MAX - 1].threads == 64 * SGF_CFG_MAX && c[SGF_CFG_MAX - 1].pack == (SGF_CFG_MAX - 1) % 2);
+        strcat(many, ",128:1:4:8:0");
+        T_EQ_INT(sgf_cfg_parse(many, c, SGF_CFG_MAX, err, sizeof err), -1);
+        T_CHECK(strstr(err, "more than 8") != NULL);
+        static const struct { const char *s, *why; } BAD[] = {
+            {"0:1:4:8:0", "threads"}, {"1056:1:4:8:0", "threads"}, {"100:1:4:8:0", "multiple of 32"}, {"48:1:4:8:0", "multiple of 32"},
+            {"256:0:4:8:0", "buffers"}, {"256:3:4:8:0", "buffers"}, {"256:1:0:8:0", "rmax"}, {"256:1:32:8:0", "rmax"},
+            {"256:1:6:8:0", "power of two"}, {"256:1:4:0:0", "lmin"}, {"256:1:4:64:0", "lmin"}, {"256:1:4:12:0", "power of two"},
+            {"256:1:4:8:2", "pack"}, {"256:1:4:8", "T:B:R:L:P"}, {"256:1:4:8:0:1", "',' or the end"},
+            {"256:1:4:8:0,", "entry 2"}, {"", "T:B:R:L:P"}, {"-256:1:4:8:0", "T:B:R:L:P"}, {"256;1:4:8:0", "':'"},
+            {"256:1:4:8:0x", "',' or the end"}, {"99999999999999999999:1:4:8:0", "threads"}, {"256:1:4:8:0,,", "entry 2"}};
+        for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+            err[0] = 0;
+            T_EQ_INT(sgf_cfg_parse(BAD[i].s, c, SGF_CFG_MAX, err, sizeof err), -1);
+            if (!strstr(err, BAD[i].why)) { fprintf(stderr, "sgf_cfg_parse(\"%s\"): '%s' lacks '%s'\n", BAD[i].s, err, BAD[i].why); T_CHECK(0); }
+        }
+    }
     /* the bank rule of the model (sgf_wavefronts) on accesses whose wavefronts are known */
     {
         unsigned a[SGF_LANES];
