@@ -30,7 +30,9 @@
 # literal text on that line; its first occurrence there becomes replacement.  caught_by: the
 # test(s) expected to fail, comma-separated: test_x (tests/host/test_x.c, plain build),
 # asan:test_x (the same under -fsanitize=address,undefined), cli:test_y.sh (tests/cli, needs
-# --cli); or "equivalent: <why the program's behaviour cannot change>" (not run, not scored).
+# --cli), gpu:test_z (tests/gpu/test_z.cu, built with nvcc by tests/Makefile; the mutants of a
+# kernel: without a GPU the test exits 77 and the mutant is reported NO-GPU, not scored); or
+# "equivalent: <why the program's behaviour cannot change>" (not run, not scored).
 # A mutant whose line or original text is no longer found is reported STALE (fix the table).
 #
 # For each mutant: the expected tests run first, then every other host test that includes
@@ -107,6 +109,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 [ $asan -eq 1 ] && ! "$work/probe" 2>/dev/null && export ASAN_OPTIONS=halt_on_error=1:detect_leaks=0
 
+# a GPU here? (gpu: runs are built and run only then; --dry compiles them anyway)
+have_gpu=0
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && have_gpu=1
+
 # ---- which host tests include which file (cc -MM, on the unmutated copy)
 declare -A deps
 tests_all=()
@@ -120,9 +126,16 @@ for src in "$tree"/tests/host/test_*.c; do
   done
 done
 
-# build NAME KIND: tests/host/NAME.c into $work/bin/KIND/NAME; 0 or 1 (compile error)
+# build NAME KIND: tests/host/NAME.c into $work/bin/KIND/NAME (KIND gpu: tests/gpu/NAME.cu into
+# the copy's tests/bin/NAME, by its Makefile); 0 or 1 (compile error)
 build() {
   local t=$1 kind=$2 flags=$cflags
+  if [ "$kind" = gpu ]; then
+    mkdir -p "$work/bin/gpu"
+    rm -f "$tree/tests/bin/$t"
+    make -s -C "$tree/tests" "bin/$t" >"$work/logs/build.log" 2>&1 && cp "$tree/tests/bin/$t" "$work/bin/gpu/$t"
+    return
+  fi
   [ "$kind" = asan ] && flags="$cflags $aflags"
   mkdir -p "$work/bin/$kind"
   (cd "$tree/tests" && ${CC:-cc} $flags -o "$work/bin/$kind/$t" "host/$t.c" -lm) >"$work/logs/build.log" 2>&1
@@ -160,6 +173,7 @@ pristine_ok() {
     cp "$work/orig" "$tree/$file"
     case $r in
       asan:*) build "${r#asan:}" asan && run_test "${r#asan:}" asan "$work/logs/pristine.log" ;;
+      gpu:*)  build "${r#gpu:}" gpu && run_test "${r#gpu:}" gpu "$work/logs/pristine.log" ;;
       cli:*)  d=${file%%/*}; [ "$d" = common ] && d=; run_cli "${r#cli:}" "$d" "$work/logs/pristine.log" ;;
       *)      build "$r" plain && run_test "$r" plain "$work/logs/pristine.log" ;;
     esac
@@ -186,7 +200,7 @@ apply() {
 
 mkdir -p "$(dirname "$results")"
 printf 'id\tstatus\tcaught_by\tseconds\n' >"$results"
-killed=0 survived=0 equivalent=0 stale=0 broken=0
+killed=0 survived=0 equivalent=0 stale=0 broken=0 nogpu=0
 survivors=() unexpected=()
 while IFS=$'\t' read -r -u 3 id file line orig repl expect _; do
   case $id in ''|'#'*|id) continue ;; esac
@@ -224,10 +238,13 @@ while IFS=$'\t' read -r -u 3 id file line orig repl expect _; do
     for s in "$tree"/tests/cli/test_"$d"_*.sh; do [ -f "$s" ] && runs+=("cli:$(basename "$s")"); done
   fi
   status=survived by=- done_runs=" "
-  if [ $dry -eq 1 ]; then # compile the first plain test of the list only
+  if [ $dry -eq 1 ]; then # compile the first plain (or GPU) test of the list only
     status=applied
     for r in "${runs[@]}"; do
-      case $r in asan:*|cli:*) continue ;; esac
+      case $r in asan:*|cli:*) continue ;; gpu:*)
+        build "${r#gpu:}" gpu || { pristine_ok "$r" "$file" && { status=build-error; by=$r; }; }
+        break ;;
+      esac
       [ -f "$tree/tests/host/$r.c" ] || continue
       if ! build "$r" plain; then pristine_ok "$r" "$file" && { status=build-error; by=$r; } || continue; fi
       break
@@ -237,7 +254,11 @@ while IFS=$'\t' read -r -u 3 id file line orig repl expect _; do
   for r in "${runs[@]}"; do
     [[ $done_runs == *" $r "* ]] && continue
     done_runs+="$r "
-    case $r in cli:*) ;; *) [ -f "$tree/tests/host/${r#asan:}.c" ] || { echo "note: $id: no test ${r#asan:}" >&2; continue; } ;; esac
+    case $r in
+      cli:*) ;;
+      gpu:*) [ -f "$tree/tests/gpu/${r#gpu:}.cu" ] || { echo "note: $id: no test ${r#gpu:}" >&2; continue; } ;;
+      *) [ -f "$tree/tests/host/${r#asan:}.c" ] || { echo "note: $id: no test ${r#asan:}" >&2; continue; } ;;
+    esac
     [ -n "$skip" ] && [[ ${r#asan:} == $skip ]] && continue
     log="$work/logs/$id-${r//[:\/]/-}.log"
     case $r in
@@ -248,6 +269,10 @@ while IFS=$'\t' read -r -u 3 id file line orig repl expect _; do
               d=${file%%/*}; [ "$d" = common ] && d=
               run_cli "${r#cli:}" "$d" "$log"; trc=$?
               [ $trc -eq 200 ] && { status=build-error; by=$r; break; } ;;
+      gpu:*)  if [ $have_gpu -eq 0 ]; then [ $status = survived ] && status=no-gpu; continue; fi
+              if ! build "${r#gpu:}" gpu; then pristine_ok "$r" "$file" || continue; status=build-error; by=$r; break; fi
+              run_test "${r#gpu:}" gpu "$log"; trc=$?
+              [ $trc -eq 77 ] && [ $status = survived ] && status=no-gpu ;;
       *)      if ! build "$r" plain; then pristine_ok "$r" "$file" || continue; status=build-error; by=$r; break; fi
               run_test "$r" plain "$log"; trc=$? ;;
     esac
@@ -267,6 +292,7 @@ while IFS=$'\t' read -r -u 3 id file line orig repl expect _; do
     survived) if [ $is_equiv -eq 1 ]; then equivalent=$((equivalent + 1)); status=equivalent-confirmed
               else survived=$((survived + 1)); survivors+=("$id"); fi ;;
     applied) ;;
+    no-gpu) nogpu=$((nogpu + 1)) ;;
     build-error) broken=$((broken + 1)); sed -n '1,5p' "$work/logs/build.log" | sed 's/^/         /' ;;
   esac
   case $status in equivalent-confirmed) shown=EQUIV-OK ;; *) shown=$(echo "$status" | tr a-z A-Z) ;; esac
@@ -277,7 +303,7 @@ done 3<"$work/table"
 
 scored=$((killed + survived))
 echo "----"
-echo "$killed killed, $survived survived, $equivalent equivalent (not scored), $stale stale, $broken not compiling"
+echo "$killed killed, $survived survived, $equivalent equivalent (not scored), $stale stale, $broken not compiling$([ $nogpu -gt 0 ] && echo ", $nogpu not run (no GPU here)")"
 [ ${#survivors[@]} -gt 0 ] && echo "survivors: ${survivors[*]}"
 for u in "${unexpected[@]}"; do echo "note: $u"; done
 if [ $scored -gt 0 ]; then
