@@ -156,9 +156,10 @@ in_copy() {
 run_test() { in_copy "$3" "$work/bin/$2/$1"; }
 # run_cli SCRIPT DIR: builds DIR's programs in the copy (make, nvcc), runs tests/cli/SCRIPT
 run_cli() {
-  # a mutant of common/ seen through a directory's CLI test (test_DIR_*.sh): build DIR
+  # a mutant of common/ seen through a directory's CLI test (test_DIR_*.sh): build DIR (common's
+  # own, test_common_*.sh: build common, its bandwidth program)
   local d=$2 s=${1#test_}
-  [ -z "$d" ] && [ "${s%%_*}" != common ] && [ -f "$tree/${s%%_*}/Makefile" ] && d=${s%%_*}
+  [ -z "$d" ] && [ -f "$tree/${s%%_*}/Makefile" ] && d=${s%%_*}
   set -- "$1" "$d" "$3"
   [ -n "$2" ] && [ -f "$tree/$2/Makefile" ] && { make -s -C "$tree/$2" >"$work/logs/build.log" 2>&1 || return 200; }
   in_copy "$3" "tests/cli/$1"
