@@ -42,7 +42,7 @@ ifneq ($(QUICK),1)
 SHORT_REPS := --warmup=1 --reps=3
 # figx4: the figure's rows (copy, table, multi G=1 U=4, cpu_shift) and every k_sparse_pipe plan
 # (FULL=1 adds k_sparse computed offsets, the other k_sparse_multi and k_sparse_stream plans,
-# k_sparse_clu and cpu_tuned)
+# k_sparse_clu, k_sparse_fam and cpu_tuned)
 SPARSE_IMPLS_SHORT := --sparse-impls=cpu_shift,gpu_sparse_table,gpu_sparse_multi_g1_u4,gpu_sparse_pipe
 RUN_figx1_bandwidth += $(SHORT_REPS)
 RUN_figx3_tune += $(SHORT_REPS)
